@@ -1,0 +1,54 @@
+"""Transformer Playground: one Gradio page, one tab per concept. `python app.py` serves it."""
+
+import os
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")  # the page talks to its own server only
+
+from pathlib import Path  # noqa: E402
+
+import gradio as gr  # noqa: E402
+
+from playground.ui import fill_mask_tab  # noqa: E402
+from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
+from playground.ui.share import restore_from_url  # noqa: E402
+from playground.ui.status import build_status  # noqa: E402
+
+# (tab id, title text key, builder): adding a demo is one line here.
+TABS = [
+    ("fill_mask", "tab.fill_mask", fill_mask_tab.build_tab),
+]
+
+# Follow the browser's language on first load (the switch overrides it).
+DETECT_LANG = "() => ((navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en')"
+# The built-in theme with system fonts only: a Google-font theme would fetch from outside.
+THEME = gr.themes.Default(font=["system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"])
+CSS = (Path(__file__).parent / "assets" / "style.css").read_text()
+
+
+def build_app() -> gr.Blocks:
+    loc = Localizer()
+    with gr.Blocks(title=t("app.title")) as demo:
+        with gr.Row(elem_classes="tp-header"):
+            loc.add(gr.Markdown(f"# {t('app.title')}\n{t('app.subtitle')}"), value=lambda lang: f"# {t('app.title', lang)}\n{t('app.subtitle', lang)}")
+            lang = gr.Radio([(name, code) for code, name in LANGS.items()], value="en", label=t("app.language"), elem_classes="tp-lang", scale=0)
+        build_status(loc, "en")
+        ui, shared = UIContext(lang, loc), {}
+        with gr.Tabs() as tabs:
+            for tab_id, title, build in TABS:
+                with loc.add(gr.Tab(t(title), id=tab_id), label=title):
+                    shared[tab_id] = build(ui) or {}
+        lang.change(loc.updates, lang, loc.components(), api_visibility="private", queue=False)
+        demo.load(None, None, lang, js=DETECT_LANG)
+        restore_from_url(demo, tabs, shared)
+    return demo
+
+
+def launch(demo: gr.Blocks, **kwargs) -> None:
+    port = int(os.environ.get("PORT") or os.environ.get("GRADIO_SERVER_PORT") or 7860)
+    host = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
+    demo.queue(default_concurrency_limit=int(os.environ.get("PLAYGROUND_CONCURRENCY", "2")))
+    demo.launch(server_name=host, server_port=port, theme=THEME, css=CSS, footer_links=["api", "settings"], **kwargs)
+
+
+if __name__ == "__main__":
+    launch(build_app())

@@ -1,0 +1,1 @@
+"""Transformer Playground backend: pure functions over models, no UI imports."""

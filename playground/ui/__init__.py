@@ -1,0 +1,1 @@
+"""The Gradio layer: with app.py, the only code that imports gradio."""

@@ -1,0 +1,136 @@
+"""Tiny random models and real tokenizers trained in-test, as HF's model testers do.
+
+Each builder returns a `LoadedModel`, so backend code cannot tell it is tiny.
+Tokenizers are trained on tests/fixtures/corpus.txt in milliseconds with the
+`tokenizers` library, so they behave like the real families: WordPiece with
+`##` pieces and Chinese characters (BERT), byte-level BPE with `Ġ` (GPT-2,
+RoBERTa), and SentencePiece-style `▁` (Llama/ALBERT via Metaspace).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+from transformers import (
+    BertConfig,
+    BertForMaskedLM,
+    BertModel,
+    GPT2Config,
+    GPT2LMHeadModel,
+    LlamaConfig,
+    LlamaForCausalLM,
+    PreTrainedTokenizerFast,
+    RobertaConfig,
+    RobertaForMaskedLM,
+)
+
+from playground.models import LoadedModel
+from playground.registry import ModelSpec
+from playground.static_vectors import StaticVectors
+
+CORPUS = (Path(__file__).parent / "fixtures" / "corpus.txt").read_text(encoding="utf-8").splitlines()
+TEXTS = [line.replace(" 。", "。").replace(" ", "") if any("\u4e00" <= c <= "\u9fff" for c in line) else line for line in CORPUS]
+SMALL = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64)
+
+
+def wordpiece_tokenizer() -> PreTrainedTokenizerFast:
+    """BERT-style: lower-case, CJK characters split, [CLS] x [SEP], ## continuation pieces."""
+    special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=100))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True, handle_chinese_chars=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    tok.train_from_iterator(TEXTS, trainers.WordPieceTrainer(vocab_size=220, special_tokens=special, min_frequency=1))
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]"
+    )
+
+
+def bytelevel_tokenizer(mask: bool) -> PreTrainedTokenizerFast:
+    """GPT-2 / RoBERTa style byte-level BPE (`Ġ` marks a leading space); RoBERTa adds <s> </s> <mask>."""
+    special = ["<s>", "<pad>", "</s>", "<unk>"] + (["<mask>"] if mask else [])
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=special, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(TEXTS, trainer)
+    if mask:
+        tok.post_processor = processors.RobertaProcessing(("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>")))
+        return PreTrainedTokenizerFast(
+            tokenizer_object=tok, bos_token="<s>", eos_token="</s>", sep_token="</s>", cls_token="<s>",
+            unk_token="<unk>", pad_token="<pad>", mask_token="<mask>",
+        )
+    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="<pad>")
+
+
+def metaspace_tokenizer() -> PreTrainedTokenizerFast:
+    """SentencePiece / Llama style: `▁` marks a word start, <s> prepended."""
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.decoder = decoders.Metaspace()
+    tok.train_from_iterator(TEXTS, trainers.BpeTrainer(vocab_size=400, special_tokens=["<unk>", "<s>", "</s>"]))
+    tok.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", tok.token_to_id("<s>"))])
+    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="</s>")
+
+
+def _spec(key: str, kind: str, family: str, languages=("en",)) -> ModelSpec:
+    return ModelSpec(key, f"tiny/{key}", kind, family, f"tiny {family}", tuple(languages))
+
+
+def _wrap(spec: ModelSpec, model, tokenizer) -> LoadedModel:
+    model.eval()
+    return LoadedModel(spec, model, tokenizer, "cpu")
+
+
+def _seeded(build):
+    torch.manual_seed(0)  # test-only: the same random weights in every run
+    return build()
+
+
+def tiny_bert_mlm() -> LoadedModel:
+    tok = wordpiece_tokenizer()
+    cfg = BertConfig(vocab_size=len(tok), max_position_embeddings=64, attn_implementation="eager", **SMALL)
+    return _wrap(_spec("tiny-bert", "masked", "BERT", ("en", "zh")), _seeded(lambda: BertForMaskedLM(cfg)), tok)
+
+
+def tiny_roberta_mlm() -> LoadedModel:
+    tok = bytelevel_tokenizer(mask=True)
+    cfg = RobertaConfig(vocab_size=len(tok), max_position_embeddings=66, pad_token_id=tok.pad_token_id,
+                        bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, attn_implementation="eager", **SMALL)
+    return _wrap(_spec("tiny-roberta", "masked", "RoBERTa"), _seeded(lambda: RobertaForMaskedLM(cfg)), tok)
+
+
+def tiny_bert_encoder() -> LoadedModel:
+    tok = wordpiece_tokenizer()
+    cfg = BertConfig(vocab_size=len(tok), max_position_embeddings=64, attn_implementation="eager", **SMALL)
+    return _wrap(_spec("tiny-encoder", "encoder", "BERT", ("en", "zh")), _seeded(lambda: BertModel(cfg)), tok)
+
+
+def tiny_gpt2() -> LoadedModel:
+    tok = bytelevel_tokenizer(mask=False)
+    cfg = GPT2Config(vocab_size=len(tok), n_positions=64, n_embd=32, n_layer=2, n_head=4,
+                     bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, attn_implementation="eager")
+    return _wrap(_spec("tiny-gpt2", "causal", "GPT"), _seeded(lambda: GPT2LMHeadModel(cfg)), tok)
+
+
+def tiny_llama() -> LoadedModel:
+    """Llama with grouped-query attention (4 query heads share 2 key/value heads) and RoPE, like SmolLM2."""
+    tok = metaspace_tokenizer()
+    cfg = LlamaConfig(vocab_size=len(tok), max_position_embeddings=64, num_key_value_heads=2, tie_word_embeddings=True,
+                      bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id,
+                      attn_implementation="eager", **SMALL)
+    return _wrap(_spec("tiny-llama", "causal", "Llama"), _seeded(lambda: LlamaForCausalLM(cfg)), tok)
+
+
+def tiny_glove() -> LoadedModel:
+    rng = np.random.default_rng(0)
+    words = sorted({w for line in CORPUS for w in line.split()})
+    vectors = StaticVectors.from_dict({w: rng.standard_normal(8).astype(np.float32) for w in words})
+    return LoadedModel(_spec("tiny-glove", "static", "GloVe"), vectors, None, "cpu")
