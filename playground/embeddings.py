@@ -1,0 +1,204 @@
+"""Contextual vs static word vectors: one word, many sentences, one vector per sentence per layer.
+
+A contextual model gives "bank" a different vector in every sentence; GloVe and the
+model's own input-embedding rows give the same one. Sense-separation scores per layer
+show where in the network the senses come apart.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from playground.alignment import Target, align
+from playground.errors import InputError
+from playground.models import LoadedModel
+
+KINDS = ("encoder", "masked", "causal")  # models with hidden states worth following
+POOLING = ("mean", "first")
+PROJECTIONS = ("pca", "tsne")
+TSNE_MIN_POINTS = 5
+
+
+@dataclass(frozen=True)
+class SenseVectors:
+    """Vectors of the target word in each found sentence, at every layer of one model (or one static table)."""
+
+    key: str  # "minilm", "minilm:input", "glove"
+    model_id: str
+    label: str
+    source: str  # "contextual", "input" (the model's input-embedding rows) or "static"
+    family_kind: str  # the registry kind ("encoder", "masked", "causal", "static")
+    device: str
+    rows: list[int]  # indices into the targets of the sentences that have a vector
+    pieces: list[list[str]]  # the subword pieces pooled for each row
+    layers: np.ndarray  # (n_layers + 1, len(rows), hidden); layer 0 = embeddings
+    note: str = ""  # why sentences are missing, if any
+
+
+@dataclass(frozen=True)
+class SenseView:
+    vectors: SenseVectors
+    layer: int  # the layer shown
+    coords: np.ndarray  # (len(rows), dims)
+    similarity: np.ndarray  # (len(rows), len(rows)) cosine
+    separation: np.ndarray  # (n_layers + 1,) mean within-sense cosine minus mean cross-sense cosine
+    nn_accuracy: np.ndarray  # (n_layers + 1,) leave-one-out nearest-neighbour sense accuracy
+
+
+@dataclass(frozen=True)
+class PolysemyResult:
+    word: str
+    targets: list[Target]
+    views: list[SenseView]
+    pooling: str
+    projection: str
+    dims: int
+
+
+def _pool(hidden: np.ndarray, positions: list[int], pooling: str) -> np.ndarray:
+    return hidden[..., positions[0], :] if pooling == "first" else hidden[..., positions, :].mean(axis=-2)
+
+
+def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "mean") -> tuple[SenseVectors, SenseVectors]:
+    """Hidden states of all layers for the target word, in one padded forward pass; plus the input-embedding rows."""
+    import torch
+
+    tok, spec = lm.tokenizer, lm.spec
+    limit = min(spec.max_length or 10**9, getattr(lm.model.config, "max_position_embeddings", None) or 10**9)
+    found = [i for i, t in enumerate(targets) if t.span is not None]
+    enc = tok([targets[i].text for i in found], return_offsets_mapping=True, return_special_tokens_mask=True)
+    rows, positions, ids = [], [], []
+    for i, input_ids, offsets, special in zip(found, enc["input_ids"], enc["offset_mapping"], enc["special_tokens_mask"]):
+        if len(input_ids) > limit:
+            raise InputError("polysemy_too_long", "Sentence {n} is {tokens} tokens long; {model} reads at most {limit}.",
+                             n=i + 1, tokens=len(input_ids), model=spec.label, limit=limit)
+        where = align(offsets, special, targets[i].span)
+        if where:
+            rows.append(i)
+            positions.append(where)
+            ids.append(input_ids)
+    if not rows:
+        raise InputError("polysemy_not_found", "The word was found in none of the sentences for {model}.", model=spec.label)
+    # Padded by hand on the right: causal tokenizers (GPT-2) have no pad token, and right
+    # padding leaves the real tokens' positions (and so their vectors) unchanged.
+    width = max(map(len, ids))
+    pad = tok.pad_token_id if tok.pad_token_id is not None else 0
+    input_ids = torch.tensor([x + [pad] * (width - len(x)) for x in ids], device=lm.device)
+    mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids], device=lm.device)
+    with torch.inference_mode():
+        out = lm.model(input_ids=input_ids, attention_mask=mask, output_hidden_states=True)
+        hidden = torch.stack(out.hidden_states, dim=1).float().cpu().numpy()  # (batch, layers + 1, T, H)
+        table = lm.model.get_input_embeddings()(input_ids).float().cpu().numpy()  # (batch, T, H)
+    layers = np.stack([_pool(h, p, pooling) for h, p in zip(hidden, positions)], axis=1)  # (layers + 1, n, H)
+    static = np.stack([_pool(e, p, pooling) for e, p in zip(table, positions)])[None]  # (1, n, H)
+    pieces = [tok.convert_ids_to_tokens([x[j] for j in p]) for x, p in zip(ids, positions)]
+    missing = len(found) - len(rows)
+    note = f"{missing} sentence(s) had no piece at the word" if missing else ""
+    common = dict(model_id=spec.hf_id, family_kind=spec.kind, device=lm.device, rows=rows, pieces=pieces, note=note)
+    return (SenseVectors(spec.key, label=spec.label, source="contextual", layers=layers, **common),
+            SenseVectors(f"{spec.key}:input", label=f"{spec.label} · input embeddings", source="input", layers=static, **common))
+
+
+def static_vectors(lm: LoadedModel, word: str, targets: list[Target]) -> SenseVectors:
+    """The static table's one vector for `word`, repeated for every sentence where the word occurs."""
+    vector = lm.model.lookup(word)
+    rows = [i for i, t in enumerate(targets) if t.span is not None] if vector is not None else []
+    note = "" if vector is not None else f"'{word}' is not in the {lm.spec.label} vocabulary"
+    layers = np.tile(vector, (1, len(rows), 1)) if rows else np.zeros((1, 0, lm.model.dim), np.float32)
+    return SenseVectors(lm.spec.key, lm.spec.hf_id, lm.spec.label, "static", lm.spec.kind, lm.device, rows,
+                        [[word.lower()]] * len(rows), layers, note)
+
+
+def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
+    unit = vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-12)
+    return np.clip(unit @ np.swapaxes(unit, -1, -2), -1.0, 1.0)
+
+
+def sense_scores(similarity: np.ndarray, labels: list[str]) -> tuple[float, float]:
+    """(within-minus-cross cosine, leave-one-out nearest-neighbour accuracy) over the labelled rows; NaN if undefined.
+
+    Ties for the nearest neighbour (identical static vectors) earn the share of tied
+    neighbours with the right sense: the expected accuracy of breaking ties at random.
+    """
+    keep = [i for i, label in enumerate(labels) if label]
+    lab = np.array([labels[i] for i in keep])
+    if len(set(lab)) < 2:
+        return float("nan"), float("nan")
+    sim = similarity[np.ix_(keep, keep)]
+    same, off = lab[:, None] == lab[None, :], ~np.eye(len(keep), dtype=bool)
+    within = sim[same & off]
+    separation = float(within.mean() - sim[~same].mean()) if within.size else float("nan")
+    hits = []
+    for i in range(len(keep)):
+        others = np.flatnonzero(off[i])
+        best = others[sim[i, others] >= sim[i, others].max() - 1e-6]
+        hits.append(float(np.mean(lab[best] == lab[i])))
+    return separation, float(np.mean(hits))
+
+
+def project(vectors: np.ndarray, method: str = "pca", dims: int = 2, seed: int = 0) -> np.ndarray:
+    """(n, H) -> (n, dims) with scikit-learn; identical points stay at the origin."""
+    from sklearn.decomposition import PCA
+    from sklearn.manifold import TSNE
+
+    n = len(vectors)
+    out = np.zeros((n, dims))
+    spread = np.ptp(vectors, axis=0).max() if n else 0.0
+    if n < 2 or spread < 1e-6:
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if method == "tsne" and n >= TSNE_MIN_POINTS:
+            tsne = TSNE(n_components=dims, perplexity=min(30.0, (n - 1) / 3), init="pca", random_state=seed)
+            return tsne.fit_transform(vectors.astype(np.float64))
+        k = min(dims, n, vectors.shape[1])
+        out[:, :k] = PCA(n_components=k, random_state=seed).fit_transform(vectors.astype(np.float64))
+    return out
+
+
+def view(vectors: SenseVectors, targets: list[Target], layer: int | None = None, projection: str = "pca",
+         dims: int = 2, seed: int = 0) -> SenseView:
+    """Project and compare one model's vectors at `layer` (None or out of range = last); scores at every layer."""
+    depth = len(vectors.layers) - 1
+    shown = depth if layer is None or not 0 <= layer <= depth else layer
+    labels = [targets[i].label for i in vectors.rows]
+    sims = cosine_matrix(vectors.layers)
+    scores = np.array([sense_scores(s, labels) for s in sims]).reshape(-1, 2)
+    coords = project(vectors.layers[shown], projection, dims, seed)
+    return SenseView(vectors, shown, coords, sims[shown], scores[:, 0], scores[:, 1])
+
+
+def check_options(pooling: str, projection: str, dims: int) -> None:
+    if pooling not in POOLING or projection not in PROJECTIONS or dims not in (2, 3):
+        raise InputError("polysemy_options", "Options: pooling {pooling}, projection {projection}, dims 2 or 3.",
+                         pooling="/".join(POOLING), projection="/".join(PROJECTIONS))
+
+
+def separating_layer(nn_accuracy: np.ndarray, threshold: float = 0.9) -> int | None:
+    """The first layer from which nearest-neighbour sense accuracy stays >= threshold to the top; None if never."""
+    good = np.nan_to_num(nn_accuracy, nan=0.0) >= threshold
+    if not good[-1]:
+        return None
+    bad = np.flatnonzero(~good)
+    return int(bad[-1] + 1) if bad.size else 0
+
+
+def compare_senses(models: list[LoadedModel], word: str, targets: list[Target], layer: int | None = None,
+                   pooling: str = "mean", projection: str = "pca", dims: int = 2, seed: int = 0,
+                   input_embeddings: bool = True) -> PolysemyResult:
+    """Every model's vectors for `word` in `targets` (see alignment.parse_sentences), side by side."""
+    check_options(pooling, projection, dims)
+    if all(t.span is None for t in targets):
+        raise InputError("polysemy_not_found", "'{word}' occurs in none of the sentences.", word=word)
+    found: list[SenseVectors] = []
+    for lm in models:
+        if lm.spec.kind == "static":
+            found.append(static_vectors(lm, word, targets))
+        else:
+            contextual, rows = contextual_vectors(lm, targets, pooling)
+            found += [contextual, rows] if input_embeddings else [contextual]
+    views = [view(v, targets, layer, projection, dims, seed) for v in found]
+    return PolysemyResult(word, targets, views, pooling, projection, dims)

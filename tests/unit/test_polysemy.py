@@ -1,0 +1,170 @@
+"""Polysemy backend on tiny random models: alignment, static vs contextual vectors, scores, projection."""
+
+import numpy as np
+import pytest
+
+from playground.alignment import align, find_word, parse_line, parse_sentences
+from playground.embeddings import (
+    compare_senses,
+    contextual_vectors,
+    project,
+    sense_scores,
+    separating_layer,
+    static_vectors,
+)
+from playground.errors import InputError
+
+BANK = """money | she deposited the money in the bank .
+money | apple released a new phone and the bank paid .
+river | he sat on the bank of the river .
+river | the river bank was muddy after the rain ."""
+
+
+def aligned_pieces(lm, line, word):
+    target = parse_line(line, word)
+    vectors, _ = contextual_vectors(lm, [target, target])
+    return vectors.pieces[0]
+
+
+def test_parse_labels_markers_and_missing():
+    targets = parse_sentences("bank", "river | the bank [[bank]] x\nno word here\nmoney|the Bank.")
+    by_text = {t.text: t for t in targets}
+    marked = by_text["the bank bank x"]
+    assert marked.label == "river" and marked.span == (9, 13)
+    assert by_text["no word here"].span is None and by_text["no word here"].label == ""
+    assert by_text["the Bank."].span == (4, 8)
+    assert [t.label for t in targets] == ["river", "", "money"]  # first-seen order of labels
+
+
+def test_targets_are_grouped_by_sense():
+    targets = parse_sentences("bank", "a | bank 1\nb | bank 2\na | bank 3")
+    assert [t.label for t in targets] == ["a", "a", "b"]
+
+
+def test_whole_words_only_but_chinese_inside_a_run():
+    assert find_word("the banking crisis hit the bank", "bank") == (27, 31)
+    assert find_word("embankment", "bank") is None
+    assert find_word("我在银行存钱", "银行") == (2, 4)
+
+
+@pytest.mark.parametrize("count", [1, 65])
+def test_sentence_count_limits(count):
+    with pytest.raises(InputError) as err:
+        parse_sentences("bank", "\n".join(["the bank"] * count))
+    assert err.value.code == "polysemy_count"
+
+
+def test_align_uses_overlap_and_skips_specials():
+    offsets = [(0, 0), (0, 3), (3, 8), (8, 9), (0, 0)]
+    assert align(offsets, [1, 0, 0, 0, 1], (4, 8)) == [2]
+    assert align(offsets, [1, 0, 0, 0, 1], (0, 9)) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("word", ["riverbanks", "untokenizable"])
+@pytest.mark.parametrize("fixture", ["tiny_mlm", "tiny_roberta", "tiny_clm", "tiny_llama"])
+def test_multi_piece_word_is_covered_exactly(fixture, word, request):
+    lm = request.getfixturevalue(fixture)
+    pieces = aligned_pieces(lm, f"the {word} were muddy .", word)
+    assert len(pieces) > 1  # the tiny vocabularies split it
+    assert lm.tokenizer.convert_tokens_to_string(pieces).strip() == word
+
+
+@pytest.mark.parametrize("fixture", ["tiny_mlm", "tiny_clm"])
+def test_marker_picks_the_second_occurrence(fixture, request):
+    lm = request.getfixturevalue(fixture)
+    first, marked = parse_line("the bank and the bank .", "bank"), parse_line("the bank and the [[bank]] .", "bank")
+    vectors, _ = contextual_vectors(lm, [first, marked])
+    last = vectors.layers[-1]
+    assert not np.allclose(last[0], last[1])  # same text, different occurrence -> different context
+
+
+def test_chinese_word_aligns_to_its_characters(tiny_mlm, tiny_clm):
+    assert aligned_pieces(tiny_mlm, "我在银行存钱。", "银行") == ["银", "行"]
+    pieces = aligned_pieces(tiny_clm, "我在银行存钱。", "银行")
+    assert tiny_clm.tokenizer.convert_tokens_to_string(pieces) == "银行"  # byte pieces of the two characters
+
+
+def test_static_baselines_ignore_context(tiny_mlm, tiny_glove):
+    targets = parse_sentences("bank", BANK)
+    glove = static_vectors(tiny_glove, "bank", targets)
+    contextual, rows = contextual_vectors(tiny_mlm, targets)
+    for static in (glove, rows):
+        assert static.layers.shape[0] == 1
+        assert np.allclose(static.layers[0], static.layers[0][0])
+    assert not np.allclose(contextual.layers[-1], contextual.layers[-1][0])
+
+
+def test_static_score_is_zero_and_accuracy_is_chance(tiny_glove):
+    targets = parse_sentences("bank", BANK)
+    result = compare_senses([tiny_glove], "bank", targets)
+    (glove,) = result.views
+    assert glove.separation[0] == pytest.approx(0.0, abs=1e-6)
+    assert glove.nn_accuracy[0] == pytest.approx(1 / 3)  # 1 of 3 tied neighbours shares the sense
+
+
+def test_glove_out_of_vocabulary_is_a_note_not_a_crash(tiny_glove):
+    targets = parse_sentences("zzz", "a | zzz one\nb | zzz two")
+    (view,) = compare_senses([tiny_glove], "zzz", targets).views
+    assert view.vectors.rows == [] and "vocabulary" in view.vectors.note
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_shapes(tiny_mlm, tiny_glove, dims):
+    targets = parse_sentences("bank", BANK + "\nno word at all")
+    result = compare_senses([tiny_mlm, tiny_glove], "bank", targets, dims=dims)
+    keys = [v.vectors.key for v in result.views]
+    assert keys == ["tiny-bert", "tiny-bert:input", "tiny-glove"]
+    for v in result.views:
+        n = len(v.vectors.rows)
+        assert n == 4 and v.coords.shape == (n, dims) and v.similarity.shape == (n, n)
+        assert np.allclose(np.diag(v.similarity), 1.0, atol=1e-5)
+        assert v.separation.shape == v.nn_accuracy.shape == (len(v.vectors.layers),)
+    assert result.views[0].layer == 2  # default: last layer of a 2-layer model
+
+
+def test_layer_choice_and_first_piece_pooling(tiny_mlm):
+    targets = parse_sentences("tokenization", "a | unbelievable tokenization splits\nb | tokenization splits words")
+    first = compare_senses([tiny_mlm], "tokenization", targets, layer=1, pooling="first", input_embeddings=False)
+    mean = compare_senses([tiny_mlm], "tokenization", targets, layer=1, pooling="mean", input_embeddings=False)
+    assert first.views[0].layer == 1
+    assert not np.allclose(first.views[0].vectors.layers, mean.views[0].vectors.layers)
+
+
+def test_bad_options_and_word_nowhere(tiny_mlm):
+    targets = parse_sentences("bank", BANK)
+    with pytest.raises(InputError):
+        compare_senses([tiny_mlm], "bank", targets, projection="umap")
+    with pytest.raises(InputError) as err:
+        compare_senses([tiny_mlm], "cat", parse_sentences("cat", "a | dog\nb | bird"))
+    assert err.value.code == "polysemy_not_found"
+
+
+def test_sentence_longer_than_the_model_is_refused(tiny_mlm):
+    long = "bank " * 80  # tiny BERT has 64 positions
+    with pytest.raises(InputError) as err:
+        compare_senses([tiny_mlm], "bank", parse_sentences("bank", f"a | {long}\nb | the bank"))
+    assert err.value.code == "polysemy_too_long"
+
+
+def test_scores_on_hand_made_vectors():
+    vectors = np.array([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9]])
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    sim = unit @ unit.T
+    separation, accuracy = sense_scores(sim, ["a", "a", "b", "b"])
+    assert separation > 0.5 and accuracy == 1.0
+    assert np.isnan(sense_scores(sim, ["a", "a", "a", ""])[0])  # one sense: nothing to separate
+
+
+def test_separating_layer():
+    assert separating_layer(np.array([0.5, 1.0, 0.6, 0.95, 1.0])) == 3
+    assert separating_layer(np.array([1.0, 1.0])) == 0
+    assert separating_layer(np.array([1.0, 0.5])) is None
+
+
+def test_projection_pca_tsne_and_collapsed_points():
+    rng = np.random.default_rng(0)
+    points = rng.standard_normal((8, 16))
+    assert project(points, "pca", 3).shape == (8, 3)
+    assert np.allclose(project(points, "tsne", 2, seed=1), project(points, "tsne", 2, seed=1))
+    assert np.allclose(project(np.ones((5, 4)), "pca", 2), 0.0)
+    assert project(points[:2], "pca", 3).shape == (2, 3)
