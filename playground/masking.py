@@ -1,0 +1,195 @@
+"""BERT's masked-LM objective on one sentence: token-level, whole-word and dynamic masking.
+
+The masking itself is transformers' `DataCollatorForLanguageModeling` (80/10/10,
+whole-word, seeded generator); this module prepares what it reads (token ids,
+special tokens, word boundaries) and names what happened to every token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import warnings
+
+import numpy as np
+import torch
+from transformers import DataCollatorForLanguageModeling
+
+from playground.errors import InputError
+
+MAX_TOKENS = 64  # a sentence, not a document: keeps 10,000 draws at once in memory
+PLACEHOLDER_MASK = "[MASK]"  # shown for tokenizers that have no mask token (causal LMs never saw one)
+IGNORE = -100  # the label of a token that carries no loss
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One sentence as the tokenizer sees it, plus what masking needs to know."""
+
+    ids: list[int]
+    tokens: list[str]
+    special: list[bool]
+    word_ids: list[int]  # -1 for special tokens; the pieces of one word share an id
+    mask_id: int
+    mask_token: str
+    mask_is_placeholder: bool  # the tokenizer has no mask token: an id past the vocabulary stands in
+    vocab_size: int
+    truncated: bool
+    offsets: list[tuple[int, int]] = field(default_factory=list)  # character span of each token in the text
+    tokenizer: Any = field(default=None, repr=False, compare=False)
+
+    def show(self, ids: list[int]) -> list[str]:
+        """Token strings for `ids`, the placeholder mask included."""
+        return [self.mask_token if i == self.mask_id else self.tokenizer.convert_ids_to_tokens(int(i)) for i in ids]
+
+
+@dataclass(frozen=True)
+class MaskingResult:
+    strategy: str
+    tokens: list[str]  # the sentence, one entry per token
+    actions: list[str]  # per token: special, none, mask, random, kept, sentinel, predicted, replaced, original...
+    labels: list[int]  # what the loss is computed on (-100: no loss)
+    corrupted: list[str]  # what the model reads (for T5: the encoder input)
+    word_ids: list[int]
+    mask_token: str
+    mask_is_placeholder: bool
+    truncated: bool
+    rows: list[tuple[str, list[str]]] = field(default_factory=list)  # (row label, actions): grids and contrasts
+    details: dict[str, Any] = field(default_factory=dict)  # strategy-specific, JSON-ready
+
+
+def _word_ids(text: str, offsets: list[tuple[int, int]], special: list[bool]) -> list[int]:
+    """Word index per token. A word starts after a gap or a space in the text, and punctuation
+    stands alone, as BERT's basic tokenizer splits it; written here because the collator's own rule
+    (offset gaps only) merges "word," and treats byte-level tokens that carry their space as one word."""
+    ids, word, prev_end, prev_punct = [], -1, None, True
+    for (start, end), is_special in zip(offsets, special):
+        if is_special or end <= start:
+            ids.append(-1)
+            prev_end, prev_punct = None, True
+            continue
+        piece = text[start:end]
+        punct = bool(piece.strip()) and not any(ch.isalnum() for ch in piece)
+        if prev_end is None or start != prev_end or piece[0].isspace() or punct or prev_punct:
+            word += 1
+        ids.append(word)
+        prev_end, prev_punct = end, punct
+    return ids
+
+
+def encode(tokenizer, text: str, max_tokens: int = MAX_TOKENS) -> Encoded:
+    """Tokenize `text` (with the model's special tokens); InputError when no real token is left."""
+    if not isinstance(text, str):
+        raise InputError("masking_no_text", "Type a sentence.")
+    enc = tokenizer(text, return_offsets_mapping=True, return_special_tokens_mask=True)
+    ids, offsets = list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]]
+    special = [bool(s) for s in enc["special_tokens_mask"]]
+    truncated = len(ids) > max_tokens
+    if truncated:  # keep the trailing special token(s), e.g. [SEP]
+        tail = 1 if special[-1] else 0
+        keep = list(range(max_tokens - tail)) + list(range(len(ids) - tail, len(ids)))
+        ids, offsets, special = [ids[i] for i in keep], [offsets[i] for i in keep], [special[i] for i in keep]
+    words = _word_ids(text, offsets, special)
+    if all(w < 0 for w in words):
+        raise InputError("masking_empty", "Nothing to mask: the sentence has no tokens besides special ones.")
+    has_mask = tokenizer.mask_token is not None and tokenizer.mask_token_id is not None
+    mask_id = tokenizer.mask_token_id if has_mask else len(tokenizer)
+    mask_token = tokenizer.mask_token if has_mask else PLACEHOLDER_MASK
+    return Encoded(ids, tokenizer.convert_ids_to_tokens(ids), special, words, mask_id, mask_token, not has_mask,
+                   len(tokenizer), truncated, offsets, tokenizer)
+
+
+class _MaskTokenView:
+    """The tokenizer as the collator sees it, with a placeholder mask token when it has none."""
+
+    is_fast = True
+
+    def __init__(self, tokenizer, enc: Encoded):
+        self._tokenizer, self.mask_token, self.mask_token_id = tokenizer, enc.mask_token, enc.mask_id
+
+    def __len__(self) -> int:
+        return len(self._tokenizer)
+
+    def convert_tokens_to_ids(self, token):
+        return self.mask_token_id if token == self.mask_token else self._tokenizer.convert_tokens_to_ids(token)
+
+
+def _offsets_from_words(word_ids: list[int]) -> torch.Tensor:
+    """Offsets that are contiguous inside a word and gapped between words: how the collator finds words."""
+    return torch.tensor([[k + w, k + w + 1] for k, w in enumerate(word_ids)])
+
+
+def mlm_draws(tokenizer, enc: Encoded, n: int, seed: int, mlm_probability: float = 0.15, mask_replace_prob: float = 0.8,
+              random_replace_prob: float = 0.1, whole_word: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """`n` independent maskings of the sentence at once: (inputs, labels), each (n, T)."""
+    for name, p in [("mlm_probability", mlm_probability), ("mask_replace_prob", mask_replace_prob),
+                    ("random_replace_prob", random_replace_prob)]:
+        if not 0.0 <= float(p) <= 1.0:
+            raise InputError("masking_probability", "{name} must be between 0 and 1.", name=name)
+    if mask_replace_prob + random_replace_prob > 1.0 + 1e-9:
+        raise InputError("masking_split", "The [MASK] and random shares add up to more than 100%.")
+    view = _MaskTokenView(tokenizer, enc) if enc.mask_is_placeholder else tokenizer
+
+    with warnings.catch_warnings():  # whole-word masking announces it forces mask_replace_prob=1: we say so in the UI
+        warnings.simplefilter("ignore")
+        collator = DataCollatorForLanguageModeling(
+            view, mlm_probability=mlm_probability, mask_replace_prob=mask_replace_prob,
+            random_replace_prob=random_replace_prob, whole_word_mask=whole_word, seed=seed)
+    collator.generator = collator.get_generator(seed)  # local torch.Generator, never the global RNG
+    inputs = torch.tensor([enc.ids] * n, dtype=torch.long)
+    special = torch.tensor([enc.special] * n, dtype=torch.long)
+    offsets = _offsets_from_words(enc.word_ids).expand(n, -1, -1) if whole_word else None
+    inputs, labels = collator.torch_mask_tokens(inputs, special_tokens_mask=special, offset_mapping=offsets)
+    return np.asarray(inputs), np.asarray(labels)
+
+
+def actions_of(enc: Encoded, inputs: np.ndarray, labels: np.ndarray) -> list[str]:
+    """What happened to each token: special / none / mask / random / kept."""
+    out = []
+    for original, seen, label, is_special in zip(enc.ids, inputs.tolist(), labels.tolist(), enc.special):
+        if is_special:
+            out.append("special")
+        elif label == IGNORE:
+            out.append("none")
+        else:
+            out.append("mask" if seen == enc.mask_id else "kept" if seen == original else "random")
+    return out
+
+
+def _result(strategy: str, enc: Encoded, inputs: np.ndarray, labels: np.ndarray, **extra) -> MaskingResult:
+    return MaskingResult(strategy, enc.tokens, actions_of(enc, inputs, labels), [int(v) for v in labels],
+                         enc.show([int(v) for v in inputs]), enc.word_ids, enc.mask_token, enc.mask_is_placeholder,
+                         enc.truncated, **extra)
+
+
+def bert_masking(tokenizer, text: str, seed: int, mlm_probability: float = 0.15, mask_replace_prob: float = 0.8,
+                 random_replace_prob: float = 0.1, **_: Any) -> MaskingResult:
+    """BERT's static masking: select tokens, then [MASK] / random token / unchanged."""
+    enc = encode(tokenizer, text)
+    inputs, labels = mlm_draws(tokenizer, enc, 1, seed, mlm_probability, mask_replace_prob, random_replace_prob)
+    return _result("bert", enc, inputs[0], labels[0])
+
+
+def whole_word_masking(tokenizer, text: str, seed: int, mlm_probability: float = 0.15, **_: Any) -> MaskingResult:
+    """All pieces of a selected word are masked together; the token-level draw (same seed) for contrast."""
+    enc = encode(tokenizer, text)
+    inputs, labels = mlm_draws(tokenizer, enc, 1, seed, mlm_probability, 1.0, 0.0, whole_word=True)
+    t_in, t_lab = mlm_draws(tokenizer, enc, 1, seed, mlm_probability, 1.0, 0.0)
+    rows = [("token", actions_of(enc, t_in[0], t_lab[0])), ("whole_word", actions_of(enc, inputs[0], labels[0]))]
+    return _result("wwm", enc, inputs[0], labels[0], rows=rows)
+
+
+def dynamic_masking(tokenizer, text: str, seed: int, epochs: int = 6, mlm_probability: float = 0.15,
+                    mask_replace_prob: float = 0.8, random_replace_prob: float = 0.1, **_: Any) -> MaskingResult:
+    """RoBERTa: a fresh pattern every epoch, against BERT's one pattern reused (epochs x tokens grid)."""
+    epochs = int(epochs)
+    if not 1 <= epochs <= 20:
+        raise InputError("masking_epochs", "Choose between 1 and 20 epochs.")
+    enc = encode(tokenizer, text)
+    args = (mlm_probability, mask_replace_prob, random_replace_prob)
+    d_in, d_lab = mlm_draws(tokenizer, enc, epochs, seed, *args)
+    static = actions_of(enc, d_in[0], d_lab[0])  # masked once in preprocessing, then reused every epoch
+    rows = [(f"static {e + 1}", static) for e in range(epochs)]
+    rows += [(f"dynamic {e + 1}", actions_of(enc, d_in[e], d_lab[e])) for e in range(epochs)]
+    return _result("dynamic", enc, d_in[0], d_lab[0], rows=rows)
