@@ -24,13 +24,13 @@ class Target:
     span: tuple[int, int] | None  # characters of the target word in `text`; None when not found
 
 
-def _is_cjk(char: str) -> bool:
+def is_cjk(char: str) -> bool:
     return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" or "\u3040" <= char <= "\u30ff"
 
 
 def _wordish(char: str) -> bool:
     # Latin letters join into words; CJK characters stand alone, so "银行" is found inside "我在银行存钱".
-    return char.isalnum() and not _is_cjk(char)
+    return char.isalnum() and not is_cjk(char)
 
 
 def find_word(text: str, word: str) -> tuple[int, int] | None:

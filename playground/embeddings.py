@@ -81,7 +81,7 @@ def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "m
             positions.append(where)
             ids.append(input_ids)
     if not rows:
-        raise InputError("polysemy_not_found", "The word was found in none of the sentences for {model}.", model=spec.label)
+        raise InputError("polysemy_not_aligned", "No token of {model} covers the word in any sentence.", model=spec.label)
     # Padded by hand on the right: causal tokenizers (GPT-2) have no pad token, and right
     # padding leaves the real tokens' positions (and so their vectors) unchanged.
     width = max(map(len, ids))

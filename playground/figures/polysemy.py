@@ -1,0 +1,104 @@
+"""Polysemy figures: where each sentence's vector of the word lands, how alike they are, and layer by layer."""
+
+from __future__ import annotations
+
+import html
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from playground.alignment import Target
+from playground.embeddings import PolysemyResult
+from playground.figures.common import DIVERGING, MUTED, PALETTE, base_layout
+
+COLS = 3
+
+
+def highlighted(target: Target) -> str:
+    """The sentence as HTML with the target word in bold (plotly hover text)."""
+    if target.span is None:
+        return html.escape(target.text)
+    a, b = target.span
+    t = target.text
+    return f"{html.escape(t[:a])}<b>{html.escape(t[a:b])}</b>{html.escape(t[b:])}"
+
+
+def sense_colours(targets: list[Target]) -> dict[str, str]:
+    labels = list(dict.fromkeys(t.label for t in targets))
+    named = [label for label in labels if label]
+    return {label: (PALETTE[named.index(label) % len(PALETTE)] if label else MUTED) for label in labels}
+
+
+def _grid(n: int) -> tuple[int, int]:
+    cols = min(COLS, max(n, 1))
+    return math.ceil(max(n, 1) / cols), cols
+
+
+def _title(view) -> str:
+    return f"{view.vectors.label}<br><sup>layer {view.layer}</sup>" if view.vectors.source == "contextual" else view.vectors.label
+
+
+def scatter_figure(result: PolysemyResult, no_label: str = "(no label)", title: str = "") -> go.Figure:
+    """One projected scatter per model (2-D or 3-D), points coloured by sense; static baselines collapse to a point."""
+    rows, cols = _grid(len(result.views))
+    kind = "scene" if result.dims == 3 else "xy"
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.views],
+                        specs=[[{"type": kind}] * cols for _ in range(rows)], horizontal_spacing=0.06, vertical_spacing=0.12)
+    colours, shown = sense_colours(result.targets), set()
+    for n, v in enumerate(result.views):
+        r, c = divmod(n, cols)
+        for label, colour in colours.items():
+            idx = [k for k, i in enumerate(v.vectors.rows) if result.targets[i].label == label]
+            if not idx:
+                continue
+            hover = [f"{highlighted(result.targets[v.vectors.rows[k]])}<br>{' '.join(v.vectors.pieces[k])}" for k in idx]
+            xyz = dict(zip("xyz", v.coords[idx].T))
+            common = dict(name=label or no_label, legendgroup=label, showlegend=label not in shown, text=hover,
+                          hovertemplate="%{text}<extra>" + html.escape(label or no_label) + "</extra>", mode="markers")
+            marker = dict(color=colour, size=6 if kind == "scene" else 10, line=dict(width=1, color="white"))
+            trace = go.Scatter3d(marker=marker, **xyz, **common) if kind == "scene" else go.Scatter(marker=marker, **xyz, **common)
+            fig.add_trace(trace, row=r + 1, col=c + 1)
+            shown.add(label)
+    fig.update_xaxes(showticklabels=False, zeroline=False)
+    fig.update_yaxes(showticklabels=False, zeroline=False)
+    return base_layout(fig, title, height=360 * rows)
+
+
+def similarity_figure(result: PolysemyResult, title: str = "") -> go.Figure:
+    """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense."""
+    rows, cols = _grid(len(result.views))
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.views],
+                        horizontal_spacing=0.08, vertical_spacing=0.14)
+    for n, v in enumerate(result.views):
+        r, c = divmod(n, cols)
+        ticks = [f"{result.targets[i].label or '·'} #{i + 1}" for i in v.vectors.rows]
+        hover = [highlighted(result.targets[i]) for i in v.vectors.rows]
+        text = [[f"{hover[a]}<br>{hover[b]}" for b in range(len(hover))] for a in range(len(hover))]
+        fig.add_trace(go.Heatmap(z=np.round(v.similarity, 3), x=ticks, y=ticks, zmin=-1, zmax=1, colorscale=DIVERGING,
+                                 text=text, hovertemplate="%{text}<br>cos = %{z}<extra></extra>", showscale=n == 0,
+                                 colorbar=dict(title="cos", len=0.5)), row=r + 1, col=c + 1)
+        fig.update_yaxes(autorange="reversed", row=r + 1, col=c + 1)
+    fig.update_xaxes(tickangle=-45, tickfont=dict(size=9))
+    fig.update_yaxes(tickfont=dict(size=9))
+    return base_layout(fig, title, height=380 * rows)
+
+
+def layer_curve_figure(result: PolysemyResult, separation: str = "sense separation (cos within − cos across)",
+                       accuracy: str = "nearest-neighbour sense accuracy", layer: str = "layer", title: str = "") -> go.Figure:
+    """Both scores across layers for every contextual model; single-vector baselines as dashed horizontal lines."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[separation, accuracy], horizontal_spacing=0.1)
+    depth = max((len(v.separation) - 1 for v in result.views), default=0)
+    for n, v in enumerate(result.views):
+        colour = PALETTE[n % len(PALETTE)]
+        for col, values in ((1, v.separation), (2, v.nn_accuracy)):
+            if len(values) > 1:
+                trace = go.Scatter(x=list(range(len(values))), y=values, mode="lines+markers", line=dict(color=colour))
+            else:
+                trace = go.Scatter(x=[0, max(depth, 1)], y=[values[0]] * 2, mode="lines", line=dict(color=colour, dash="dash"))
+            trace.update(name=v.vectors.label, legendgroup=v.vectors.key, showlegend=col == 1)
+            fig.add_trace(trace, row=1, col=col)
+    fig.update_xaxes(title_text=layer)
+    fig.update_yaxes(range=[-0.02, 1.02], row=1, col=2)
+    return base_layout(fig, title, height=380)

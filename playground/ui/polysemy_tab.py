@@ -1,0 +1,121 @@
+"""Polysemy tab: one word in many sentences, contextual models against static vectors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gradio as gr
+
+from playground import availability
+from playground.alignment import is_cjk, parse_sentences
+from playground.embeddings import KINDS, compare_senses
+from playground.errors import InputError
+from playground.ui import polysemy_render as render
+from playground.ui.common import check_keys, friendly_errors, load_model, model_choices, unavailable_note
+from playground.ui.i18n import choices, t
+from playground.ui.share import share_link_row
+
+ALL_KINDS = (*KINDS, "static")
+PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
+DEFAULT_MODELS = ("minilm", "glove")
+LAYERS = [("polysemy.layer_last", "last")]
+
+
+def _layer(value: str | int | None) -> int | None:
+    if value in (None, "", "last"):
+        return None
+    try:
+        layer = int(value)
+    except (TypeError, ValueError):
+        layer = -1
+    if layer < 0:
+        raise InputError("polysemy_layer", "Layer must be 'last' or a number from 0; got {layer!r}.", layer=str(value))
+    return layer
+
+
+def _chinese_note(word: str, lang: str) -> str:
+    """Say, before anyone runs it, that Chinese needs a model that is not bundled (unless one is available)."""
+    if not any(is_cjk(c) for c in word or ""):
+        return ""
+    speaks = [s for s in availability.available_specs(*KINDS) if s.speaks("zh")]
+    return "" if speaks else t("polysemy.zh_needs_model", lang)
+
+
+def compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=gr.Progress()):
+    """Public `polysemy` endpoint: the result kept for rendering, and the JSON answer."""
+    specs = check_keys(keys, lang)
+    with friendly_errors(lang):
+        targets = parse_sentences(word, sentences)
+        chosen = _layer(layer)
+        if any(is_cjk(c) for c in word) and (deaf := [s.label for s in specs if not s.speaks("zh")]):
+            gr.Warning(t("polysemy.not_chinese", lang, models=", ".join(deaf)))
+        lms = [load_model(s.key, lang, progress) for s in specs]
+        progress(0.5, desc=t("common.running", lang, model=", ".join(s.label for s in specs)))
+        result = compare_senses(lms, word.strip(), targets, chosen, pooling, projection, int(dims), input_embeddings=bool(input_embeddings))
+    return result, render.payload(result)
+
+
+def show(result, data, lang):
+    if result is None:
+        return [gr.update()] * 9
+    figs = render.figures(result, lang)
+    table = gr.update(value=render.score_rows(result), headers=render.score_headers(lang))
+    return (render.reading(result, lang), render.notes(result, lang), render.provenance_md(result, lang), *figs, table,
+            render.exports(result, figs, data), gr.update(visible=True))
+
+
+def build_tab(ui) -> dict:
+    loc = ui.loc
+    loc.add(gr.Markdown(t("polysemy.intro")), value="polysemy.intro")
+    with gr.Row():
+        with gr.Column(scale=2):
+            preset = loc.add(gr.Dropdown([(t(f"polysemy.preset.{k}"), k) for k in PRESETS], value="bank", label=t("polysemy.preset")),
+                             label="polysemy.preset", choices=lambda lang: [(t(f"polysemy.preset.{k}", lang), k) for k in PRESETS])
+            word = loc.add(gr.Textbox(PRESETS["bank"]["word"], label=t("polysemy.word"), max_lines=1), label="polysemy.word")
+            sentences = loc.add(gr.Textbox("\n".join(PRESETS["bank"]["sentences"]), lines=8, max_lines=20,
+                                           label=t("polysemy.sentences"), info=t("polysemy.sentences_info")),
+                                label="polysemy.sentences", info="polysemy.sentences_info")
+            zh_note = gr.Markdown("")
+        with gr.Column(scale=1):
+            available = [key for _, key in model_choices(ALL_KINDS, "en")]
+            keys = loc.add(gr.CheckboxGroup(model_choices(ALL_KINDS, "en"), value=[k for k in DEFAULT_MODELS if k in available],
+                                            label=t("polysemy.models")), label="polysemy.models")
+            static_rows = loc.add(gr.Checkbox(True, label=t("polysemy.input_embeddings")), label="polysemy.input_embeddings")
+            layer_choices = lambda lang: choices(LAYERS, lang) + [(str(i), str(i)) for i in range(49)]  # noqa: E731
+            layer = loc.add(gr.Dropdown(layer_choices("en"), value="last", label=t("polysemy.layer"), info=t("polysemy.layer_info")),
+                            label="polysemy.layer", info="polysemy.layer_info", choices=layer_choices)
+            pool_pairs = [("polysemy.pooling_mean", "mean"), ("polysemy.pooling_first", "first")]
+            pooling = loc.add(gr.Radio(choices(pool_pairs, "en"), value="mean", label=t("polysemy.pooling")),
+                              label="polysemy.pooling", choices=lambda lang: choices(pool_pairs, lang))
+            proj_pairs = [("polysemy.pca", "pca"), ("polysemy.tsne", "tsne")]
+            projection = loc.add(gr.Radio(choices(proj_pairs, "en"), value="pca", label=t("polysemy.projection")),
+                                 label="polysemy.projection", choices=lambda lang: choices(proj_pairs, lang))
+            dims = loc.add(gr.Radio([("2-D", "2"), ("3-D", "3")], value="2", label=t("polysemy.dims")), label="polysemy.dims")
+            loc.add(gr.Markdown(unavailable_note(ALL_KINDS, "en")), value=lambda lang: unavailable_note(ALL_KINDS, lang))
+    run = loc.add(gr.Button(t("polysemy.run"), variant="primary"), value="polysemy.run")
+    reading = gr.Markdown(elem_id="polysemy-reading")
+    notes, prov = gr.Markdown(), gr.Markdown()
+    scatter = gr.Plot(elem_id="polysemy-scatter")
+    heatmap = gr.Plot(elem_id="polysemy-heatmap")
+    curve = gr.Plot(elem_id="polysemy-curve")
+    table = loc.add(gr.Dataframe(headers=render.score_headers("en"), label=t("polysemy.scores"), interactive=False),
+                    label="polysemy.scores")
+    files = loc.add(gr.File(file_count="multiple", label=t("polysemy.exports"), interactive=False), label="polysemy.exports")
+    with loc.add(gr.Accordion(t("polysemy.api_json"), open=False, visible=False), label="polysemy.api_json") as raw:
+        data = gr.JSON()
+    state = gr.State(None)
+
+    def use_preset(key, lang):
+        p = PRESETS.get(key)
+        return (gr.update(), gr.update(), "") if p is None else (p["word"], "\n".join(p["sentences"]), _chinese_note(p["word"], lang))
+
+    preset.input(use_preset, [preset, ui.lang], [word, sentences, zh_note], api_visibility="private", queue=False)
+    word.blur(lambda w, lang: _chinese_note(w, lang), [word, ui.lang], zh_note, api_visibility="private", queue=False)
+    inputs = [word, sentences, keys, static_rows, layer, pooling, projection, dims, ui.lang]
+    run.click(compare, inputs, [state, data], api_name="polysemy").success(
+        show, [state, data, ui.lang], [reading, notes, prov, scatter, heatmap, curve, table, files, raw], api_visibility="private")
+    ui.lang.change(lambda r, lang: render.reading(r, lang) if r else "", [state, ui.lang], reading, api_visibility="private")
+    params = {"word": word, "sentences": sentences, "models": keys, "layer": layer, "pooling": pooling, "projection": projection, "dims": dims}
+    share_link_row("polysemy", params, loc)
+    return params
