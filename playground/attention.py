@@ -142,7 +142,8 @@ def row_entropy(maps: np.ndarray) -> np.ndarray:
 def summarize(result: AttentionResult, layer: int) -> AttentionSummary:
     """Mean over heads for `layer`, rollout, attention on special tokens per layer, head entropies."""
     att = result.attentions
-    per_layer = att.astype(np.float32).mean(axis=(1, 2))  # (layers, T): mean mass each key receives
+    # Layer by layer: a 512-token, 30-layer model would need gigabytes as one float64 array.
+    per_layer = np.stack([a.astype(np.float32).mean(axis=(0, 1)) for a in att])  # (layers, T): mass each key receives
     others = np.array(result.special, dtype=bool)
     others[0] = False
     return AttentionSummary(
@@ -150,7 +151,7 @@ def summarize(result: AttentionResult, layer: int) -> AttentionSummary:
         rollout=rollout(att),
         first_share=per_layer[:, 0],
         special_share=per_layer[:, others].sum(axis=-1),
-        entropy=row_entropy(att).astype(np.float32),
+        entropy=np.stack([row_entropy(a) for a in att]).astype(np.float32),
     )
 
 
