@@ -10,6 +10,7 @@ import gradio as gr  # noqa: E402
 
 from playground.ui import fill_mask_tab  # noqa: E402
 from playground.ui import polysemy_tab  # noqa: E402
+from playground.ui import masking_tab  # noqa: E402
 from playground.ui import attention_tab  # noqa: E402
 from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.share import restore_from_url  # noqa: E402
@@ -19,6 +20,7 @@ from playground.ui.status import build_status  # noqa: E402
 TABS = [
     ("fill_mask", "tab.fill_mask", fill_mask_tab.build_tab),
     ("polysemy", "polysemy.tab", polysemy_tab.build_tab),
+    ("masking", "masking.tab", masking_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),
 ]
 

@@ -20,6 +20,7 @@ from playground.masking import Encoded, MaskingResult, encode, mlm_draws
 MASK_PROB = 0.15
 CAUSAL_TOP_K = 10  # the filler's candidates a replacement is sampled from
 MAX_BLANKS = 8
+CAUSAL_POOL = 30  # candidates per source the filler rescores: a sample, not a leaderboard, so fewer suffice
 
 
 def _result(enc: Encoded, tokens: list[str], ids: list[int | None], replaced: list[bool], special: list[bool],
@@ -83,7 +84,7 @@ def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float 
         masked_text += text[cut:spans[w][0]] + "[MASK]"
         cut = spans[w][1]
     masked_text += text[cut:]
-    fill = fill_blanks_causal(filler_lm, [masked_text], top_k=CAUSAL_TOP_K)[0].whole.predictions if words else []
+    fill = fill_blanks_causal(filler_lm, [masked_text], top_k=CAUSAL_TOP_K, pool=CAUSAL_POOL)[0].whole.predictions if words else []
     rng = np.random.default_rng(seed)
     sampled = {}
     for w, preds in zip(words, fill):
