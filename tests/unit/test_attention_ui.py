@@ -1,0 +1,124 @@
+"""The Attention tab's server side: one model call per (model, text), light responses, figures' structure."""
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from playground.attention import AttentionResult
+from playground.figures import attention as figs
+from playground.ui import attention_views as av
+
+TEXT = "the cat sat on the mat"
+
+
+@pytest.fixture
+def service(monkeypatch, tiny_encoder, tiny_llama):
+    """A service whose model keys resolve to the tiny models instead of the registry."""
+    tiny = {"tiny-encoder": tiny_encoder, "tiny-llama": tiny_llama}
+    monkeypatch.setattr(av, "load_model", lambda key, lang, progress=None: tiny[key])
+    return av.AttentionService(capacity=2)
+
+
+def count_forwards(lm):
+    calls = []
+    handle = lm.model.register_forward_hook(lambda *args: calls.append(1))
+    return calls, handle
+
+
+def test_switching_layer_head_or_view_does_not_call_the_model(service, tiny_encoder):
+    calls, handle = count_forwards(tiny_encoder)
+    try:
+        for view in ["head", "layer", "overview", "tokens", "mean", "rollout", "special", "entropy", "positional"]:
+            for layer in range(2):
+                for head in range(4):
+                    out = av.render(service, "tiny-encoder", TEXT, "", view, layer, head, 2, 0, "tiny-encoder", "en")
+                    assert out["layer"] == layer and out["head"] == head
+        assert len(calls) == 1
+        av.render(service, "tiny-encoder", TEXT + " again", "", "head", 0, 0, 0, 0, "", "en")
+        assert len(calls) == 2  # a new sentence is a new forward pass
+    finally:
+        handle.remove()
+
+
+def test_step_view_captures_each_layer_once(service, tiny_llama):
+    av.render(service, "tiny-llama", TEXT, "", "head", 0, 0, 0, 0, "", "en")
+    calls, handle = count_forwards(tiny_llama)
+    try:
+        for head in range(4):
+            for query in range(-1, 5):
+                out = av.render(service, "tiny-llama", TEXT, "", "step", 1, head, query, 0, "", "zh")
+                assert out["plot"] is not None and ("| −∞ |" in out["step"]) == (query != -1)  # causal: later keys masked
+        assert len(calls) == 1
+    finally:
+        handle.remove()
+
+
+def test_compare_puts_causal_and_bidirectional_side_by_side(service):
+    out = av.render(service, "tiny-encoder", TEXT, "", "compare", 1, 3, 0, 0, "tiny-llama", "en")
+    heatmaps = [trace for trace in out["plot"].data if trace.type == "heatmap"]
+    assert len(heatmaps) == 2
+    left, right = (np.asarray(h.z) for h in heatmaps)
+    assert np.triu(left, 1).max() > 0 and np.triu(right, 1).max() == 0
+
+
+def test_out_of_range_sliders_are_clamped(service):
+    out = av.render(service, "tiny-encoder", TEXT, "", "head", 99, 99, 99, 99, "", "en")
+    assert (out["layer"], out["head"]) == (1, 3)
+
+
+def synthetic(length=512, layers=30, heads=9, causal=True):
+    rng = np.random.default_rng(0)
+    att = rng.random((layers, heads, length, length), dtype=np.float32)
+    if causal:
+        att = np.tril(att)
+    att /= att.sum(-1, keepdims=True)
+    tokens = [f"w{i}" for i in range(length)]
+    return AttentionResult("fake", tokens, [0] * length, [False] * length, causal, att.astype(np.float16))
+
+
+def test_responses_stay_under_one_megabyte_at_512_tokens():
+    result = synthetic()
+    lm = SimpleNamespace(spec=SimpleNamespace(key="fake", hf_id="fake/fake"), device="cpu")
+    payload = json.dumps(av.api_payload(lm, result, 29, 8, row_start=500))
+    assert len(payload) < 1_000_000
+    assert json.loads(payload)["row_stop"] == 512
+    head = figs.heatmap_figure(result.tokens, result.attentions[0, 0], "t", row_start=256)
+    assert len(head.to_json()) < 1_000_000
+    assert np.asarray(head.data[0].z).shape == (256, 512)
+    assert len(figs.layer_heads_figure(result.tokens, result.attentions[3], "t").to_json()) < 1_000_000
+    image = figs.overview_image(result.attentions)
+    assert image.dtype == np.uint8 and image.nbytes < 1_500_000  # sent as a PNG, far smaller
+
+
+def test_overview_click_maps_to_layer_and_head():
+    image = figs.overview_image(synthetic(length=20, layers=3, heads=4).attentions, thumb=32, gap=4)
+    assert image.shape == (3 * 36 - 4, 4 * 36 - 4, 3)
+    assert figs.overview_cell(0, 0, 3, 4) == (0, 0)
+    assert figs.overview_cell(36 * 3 + 5, 36 * 2 + 5, 3, 4) == (2, 3)
+    assert figs.overview_cell(33, 5, 3, 4) is None  # the gap between thumbnails
+
+
+def test_pooling_keeps_averages():
+    matrix = np.random.default_rng(1).random((100, 100))
+    pooled = figs.pool(matrix, 48)
+    assert pooled.shape == (48, 48)
+    assert abs(pooled.mean() - matrix.mean()) < 0.01
+    np.testing.assert_allclose(figs.pool(matrix[:10, :10], 48), matrix[:10, :10], rtol=1e-6)
+
+
+def test_token_view_and_labels():
+    result = synthetic(length=12, layers=1, heads=1, causal=False)
+    fig = figs.token_view_figure(result.tokens, result.attentions[0, 0].astype(np.float32), "t", query=3)
+    texts = [trace for trace in fig.data if trace.mode == "text"]
+    assert len(texts) == 2 and list(texts[0].text) == result.tokens
+    lines = [trace for trace in fig.data if trace.mode == "lines"]
+    assert lines and all(y is None or y <= 0 for trace in lines for y in trace.y)
+    assert len(set(figs.token_labels(["the", "cat", "the"]))) == 3  # repeated tokens stay apart on the axes
+
+
+def test_csv_export_has_token_header():
+    text = av.matrix_csv(["a", "b"], np.array([[1.0, 0.0], [0.25, 0.75]]))
+    lines = text.strip().splitlines()
+    assert lines[0].split(",")[1:] == ["0·a", "1·b"] and lines[2].endswith("0.25,0.75")
