@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import torch
 
-from playground.causal_fill import fill_blanks_causal
 from playground.errors import InputError
 from playground.masking import Encoded, MaskingResult, encode, mlm_draws
 
@@ -73,6 +72,7 @@ def electra_uniform(tokenizer, text: str, seed: int, mask_prob: float = MASK_PRO
 
 def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float = MASK_PROB, **_: Any) -> MaskingResult:
     """Generator = the causal LM filling whole words (sentence rescoring), re-tokenized with `tokenizer`."""
+    from playground.causal_fill import fill_blanks_causal  # the causal demo's module, needed only on this path
     enc = encode(tokenizer, text)
     chosen = set(_selected(tokenizer, enc, seed, mask_prob, whole_word=True))
     words = sorted({enc.word_ids[p] for p in chosen})[:MAX_BLANKS]  # the filler takes at most 8 blanks
