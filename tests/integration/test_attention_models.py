@@ -1,0 +1,78 @@
+"""Attention on the bundled real models, offline: MiniLM (bidirectional) and SmolLM2 (causal, GQA + RoPE)."""
+
+import numpy as np
+import pytest
+
+from playground import models
+from playground.attention import AttentionRequest, extract_attention, summarize
+from playground.attention_math import capture_layer, step_by_step
+from playground.positional import learned_position_similarity
+
+TEXT = "The animal didn't cross the street because it was too tired."
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return models.load("minilm")
+
+
+@pytest.fixture(scope="module")
+def smollm():
+    return models.load("smollm2-instruct")
+
+
+@pytest.fixture(scope="module")
+def maps(minilm, smollm):
+    return {lm.spec.key: extract_attention(lm, [AttentionRequest(TEXT)])[0] for lm in (minilm, smollm)}
+
+
+def test_shapes_rows_and_causality(minilm, smollm, maps):
+    for lm in (minilm, smollm):
+        result = maps[lm.spec.key]
+        cfg = lm.model.config
+        assert result.shape == (cfg.num_hidden_layers, cfg.num_attention_heads, len(result.tokens))
+        np.testing.assert_allclose(result.attentions.sum(-1), 1, atol=1e-4)
+    assert not maps["minilm"].causal and np.triu(maps["minilm"].attentions, 1).max() > 0.01
+    assert maps["smollm2-instruct"].causal and np.triu(maps["smollm2-instruct"].attentions, 1).max() == 0
+
+
+def test_bert_leans_on_special_tokens_in_later_layers(maps):
+    """A known BERT habit (Clark et al., 2019): later layers park attention on [CLS]/[SEP]."""
+    result = maps["minilm"]
+    assert result.tokens[0] == "[CLS]" and result.tokens[-1] == "[SEP]"
+    summary = summarize(result, 0)
+    parked = summary.first_share + summary.special_share
+    uniform = 2 / len(result.tokens)
+    assert parked[1:].max() > 3 * uniform
+
+
+def test_causal_model_first_token_is_an_attention_sink(maps):
+    summary = summarize(maps["smollm2-instruct"], 0)
+    assert np.median(summary.first_share[2:]) > 0.3  # far above 1/T: the "attention sink"
+
+
+@pytest.mark.parametrize("key,layers", [("minilm", (0, 5)), ("smollm2-instruct", (0, 14, 29))])
+def test_step_by_step_matches_the_real_model(request, key, layers, maps):
+    lm = request.getfixturevalue("minilm" if key == "minilm" else "smollm")
+    result = maps[key]
+    for layer in layers:
+        capture = capture_layer(lm, AttentionRequest(TEXT), layer)
+        assert capture.rope == (key != "minilm")
+        for head in range(result.shape[1]):
+            for query in (0, len(result.tokens) // 2, len(result.tokens) - 1):
+                step = step_by_step(capture, head, query)
+                assert step.max_error < 1e-5
+                np.testing.assert_allclose(step.weights, result.attentions[layer, head, query], atol=1e-5)
+
+
+def test_sentence_pair_segments_on_minilm(minilm):
+    (result,) = extract_attention(minilm, [AttentionRequest("The cat sat.", "It was tired.")])
+    first_b = result.token_type_ids.index(1)
+    assert result.tokens[first_b - 1] == "[SEP]" and all(result.token_type_ids[first_b:])
+
+
+def test_minilm_learned_positions_are_smooth(minilm):
+    sim = learned_position_similarity(minilm, 64).similarity
+    near = np.mean([sim[i, i + 1] for i in range(63)])
+    far = np.mean([sim[i, i + 40] for i in range(24)])
+    assert near > far
