@@ -18,7 +18,7 @@ from playground.ui.status import build_status  # noqa: E402
 
 # (tab id, title text key, builder): adding a demo is one line here.
 TABS = [
-    ("fill_mask", "tab.fill_mask", fill_mask_tab.build_tab),
+    ("fill_mask", "fill_mask.tab", fill_mask_tab.build_tab),
     ("polysemy", "polysemy.tab", polysemy_tab.build_tab),
     ("masking", "masking.tab", masking_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),

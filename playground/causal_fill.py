@@ -1,0 +1,140 @@
+"""Filling a blank with a left-to-right (causal) model — and why BERT's objective matters.
+
+A GPT-style model only predicts the next token, so it can fill [MASK] in two ways:
+  * left context only: the next-token distribution after the text before the blank
+    (what GPT "knows" at that point; it has not read the rest of the sentence);
+  * whole sentence: score every candidate by the log-probability of the complete
+    sentence with that candidate in the blank, which does use the right context.
+The candidates are whole words (word-initial tokens). A pool taken from the left
+context alone misses answers that only the right context suggests ("The river
+[MASK] was muddy"), so it is widened with the next-token distribution of a prompt
+that shows the whole sentence first ("... ___ was muddy. ... The river"); see
+bench/fill_mask_pool.py for how much that helps. No library does this rescoring,
+so it is written here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import torch
+
+from playground.fill_mask import FillMaskResult, Prediction, check_top_k, count_masks, split_at_masks
+from playground.models import LoadedModel
+from playground.tokens import is_word, token_text
+
+POOL_PER_SOURCE = 100  # word-initial candidates taken from each next-token distribution
+ROWS_PER_PASS = 128  # sentences scored per forward pass (bounds memory on a small Space)
+BLANK = "___"
+
+
+@dataclass(frozen=True)
+class CausalFill:
+    left: FillMaskResult  # next-token distribution after the left context
+    whole: FillMaskResult  # candidates rescored by the whole sentence's log-probability
+    pool_size: int  # candidates rescored per blank
+
+
+def _start_ids(lm: LoadedModel) -> list[int]:
+    """A document-start token, so the first word is scored too and the text reads as prose."""
+    tok = lm.tokenizer
+    if lm.spec.doc_start:
+        return [tok.convert_tokens_to_ids(lm.spec.doc_start)]
+    first = tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
+    return [] if first is None else [first]
+
+
+def _next_token_probs(lm: LoadedModel, prompts: list[str]) -> torch.Tensor:
+    """(len(prompts), vocab) next-token probabilities, in one left-padded pass."""
+    rows = [_start_ids(lm) + lm.tokenizer(p, add_special_tokens=False).input_ids for p in prompts]
+    ids, mask = _pad(rows, lm.tokenizer.pad_token_id or 0, left=True)
+    return _forward(lm, ids, mask)[:, -1].softmax(-1).cpu()
+
+
+def _forward(lm: LoadedModel, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Logits (float32) for a padded batch; positions count real tokens only, so left padding is harmless."""
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)
+    out = lm.model(input_ids=ids.to(lm.device), attention_mask=mask.to(lm.device), position_ids=positions.to(lm.device))
+    return out.logits.float()
+
+
+def _pad(rows: list[list[int]], pad_id: int, left: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    width = max(len(r) for r in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for i, r in enumerate(rows):
+        span = slice(width - len(r), width) if left else slice(0, len(r))
+        ids[i, span], mask[i, span] = torch.tensor(r), 1
+    return ids, mask
+
+
+def _sentence_logprobs(lm: LoadedModel, sentences: list[str]) -> np.ndarray:
+    """log p(sentence) under the model, summed over its tokens, in batched passes."""
+    start = _start_ids(lm)
+    rows = [start + lm.tokenizer(s, add_special_tokens=False).input_ids for s in sentences]
+    scores = []
+    for lo in range(0, len(rows), ROWS_PER_PASS):
+        ids, mask = _pad(rows[lo : lo + ROWS_PER_PASS], lm.tokenizer.pad_token_id or 0, left=False)
+        logp = _forward(lm, ids, mask).log_softmax(-1).cpu()
+        picked = logp[:, :-1].gather(-1, ids[:, 1:, None])[..., 0] * mask[:, 1:]  # (rows, T-1)
+        scores.append(picked.sum(-1))
+    return torch.cat(scores).numpy().astype(np.float64)
+
+
+def _word_candidates(lm: LoadedModel, probs: torch.Tensor, n: int, sentence_start: bool) -> list[tuple[int, float]]:
+    """The n most probable word-initial tokens of a next-token distribution.
+
+    At the start of a sentence a word carries no leading-space marker, so any
+    token that reads as a word counts there.
+    """
+    found = []
+    for p, i in zip(*probs.topk(min(len(probs), 20 * n))):
+        tt = token_text(lm.tokenizer, lm.tokenizer.convert_ids_to_tokens(int(i)))
+        if is_word(tt) or (sentence_start and is_word(replace(tt, starts_word=True))):
+            found.append((int(i), float(p)))
+            if len(found) == n:
+                break
+    return found
+
+
+def _predictions(lm: LoadedModel, scored: list[tuple[int, float]], top_k: int) -> list[Prediction]:
+    out = []
+    for i, p in sorted(scored, key=lambda s: -s[1])[:top_k]:
+        tt = token_text(lm.tokenizer, lm.tokenizer.convert_ids_to_tokens(i))
+        out.append(Prediction(tt.word, tt.raw, i, p))
+    return out
+
+
+@torch.inference_mode()
+def fill_blanks_causal(lm: LoadedModel, texts: list[str], top_k: int = 5, pool: int = POOL_PER_SOURCE) -> list[CausalFill]:
+    """Both readings for every [MASK] in each text, blanks filled left to right.
+
+    Later blanks see earlier ones filled with their whole-sentence winner; the right
+    context of a blank runs to the next blank.
+    """
+    top_k = check_top_k(top_k)
+    return [_fill_one(lm, text, top_k, pool) for text in texts]
+
+
+def _fill_one(lm: LoadedModel, text: str, top_k: int, pool: int) -> CausalFill:
+    count_masks(text)
+    pieces = split_at_masks(text)
+    left_preds, whole_preds, pool_sizes = [], [], []
+    prefix = pieces[0]
+    for k in range(1, len(pieces)):
+        left, right = prefix.rstrip(), pieces[k]
+        primed = f"{left} {BLANK}{right}\n{left}"  # the sentence seen first, then the left context again
+        probs = _next_token_probs(lm, [left, primed])
+        plain = _word_candidates(lm, probs[0], pool, not left)
+        cands = list(dict.fromkeys([i for i, _ in plain] + [i for i, _ in _word_candidates(lm, probs[1], pool, not left)]))
+        words = [lm.tokenizer.decode([i]) for i in cands]
+        logp = _sentence_logprobs(lm, [(left + w + right).lstrip() for w in words])
+        share = np.exp(logp - logp.max())
+        share /= share.sum()
+        left_preds.append(_predictions(lm, [(i, float(probs[0][i])) for i, _ in plain], top_k))
+        whole_preds.append(_predictions(lm, list(zip(cands, share.tolist())), top_k))
+        pool_sizes.append(len(cands))
+        prefix = left + lm.tokenizer.decode([whole_preds[-1][0].token_id]) + right
+    make = lambda method, preds: FillMaskResult(lm.spec.key, lm.spec.hf_id, method, text, preds, False)  # noqa: E731
+    return CausalFill(make("left-context", left_preds), make("whole-sentence", whole_preds), max(pool_sizes))

@@ -1,0 +1,110 @@
+"""Fill-mask with a masked language model: BERT's pre-training task, asked directly.
+
+The user writes [MASK]; each model's own mask token is substituted. Every mask is
+predicted from the same single forward pass, independently of the others — the
+conditional-independence assumption of the MLM objective, visible when two
+adjacent masks get a grammatical answer each but not together.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from playground.errors import InputError
+from playground.models import LoadedModel
+from playground.tokens import token_texts
+
+MASK = "[MASK]"
+MAX_MASKS = 8
+MAX_TOP_K = 20
+_MASK_RE = re.compile(re.escape(MASK), re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    word: str  # as a reader sees it ("paris")
+    raw: str  # the vocabulary token ("▁paris", "Ġparis", "paris")
+    token_id: int
+    probability: float
+
+
+@dataclass(frozen=True)
+class FillMaskResult:
+    model_key: str
+    model_id: str
+    method: str  # "masked" | "left-context" | "whole-sentence"
+    input_text: str  # the text as the model saw it, its own mask token substituted
+    predictions: list[list[Prediction]]  # per mask (left to right), top-k most probable first
+    truncated: bool  # the text was cut to a window around the masks
+
+
+def count_masks(text: str) -> int:
+    """Validate a fill-mask query; returns how many [MASK]s it has (1..8)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("empty_text", "Please type a sentence.")
+    n = len(_MASK_RE.findall(text))
+    if n == 0:
+        raise InputError("no_mask", "Put [MASK] where a word is missing, e.g. 'The capital of France is [MASK].'")
+    if n > MAX_MASKS:
+        raise InputError("too_many_masks", "At most {max} [MASK]s at once (found {n}).", max=MAX_MASKS, n=n)
+    return n
+
+
+def check_top_k(top_k: int) -> int:
+    if not isinstance(top_k, (int, float)) or int(top_k) != top_k or not 1 <= int(top_k) <= MAX_TOP_K:
+        raise InputError("bad_top_k", "top-k must be a whole number from 1 to {max}.", max=MAX_TOP_K)
+    return int(top_k)
+
+
+def split_at_masks(text: str) -> list[str]:
+    """The text between masks: n masks give n + 1 pieces."""
+    return _MASK_RE.split(text)
+
+
+def _window(ids: list[int], marks: list[int], limit: int) -> tuple[list[int], bool]:
+    """Keep at most `limit` tokens, centred on the masks, or refuse when the masks alone span more."""
+    if len(ids) <= limit:
+        return ids, False
+    first, last = marks[0], marks[-1]
+    if last - first + 1 > limit:
+        raise InputError("masks_too_far", "The [MASK]s are too far apart for this model ({limit} tokens at most).", limit=limit)
+    start = max(0, min(first - (limit - (last - first + 1)) // 2, len(ids) - limit))
+    return ids[start : start + limit], True
+
+
+def encode_masked(lm: LoadedModel, text: str) -> tuple[list[int], bool]:
+    """Token ids with special tokens, the model's own mask token in place of each [MASK]."""
+    tok = lm.tokenizer
+    if tok.mask_token is None:
+        raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=lm.spec.label)
+    count_masks(text)
+    body = tok(_MASK_RE.sub(tok.mask_token, text), add_special_tokens=False).input_ids
+    marks = [i for i, t in enumerate(body) if t == tok.mask_token_id]
+    limit = min(lm.spec.max_length, getattr(tok, "model_max_length", 10**9)) - tok.num_special_tokens_to_add()
+    body, cut = _window(body, marks, limit)
+    return tok.build_inputs_with_special_tokens(body), cut
+
+
+@torch.inference_mode()
+def fill_mask(lm: LoadedModel, texts: list[str], top_k: int = 5) -> list[FillMaskResult]:
+    """Top-k predictions for every [MASK] in each text, all texts in one padded forward pass."""
+    top_k = check_top_k(top_k)
+    encoded = [encode_masked(lm, text) for text in texts]
+    batch = lm.tokenizer.pad({"input_ids": [ids for ids, _ in encoded]}, return_tensors="pt").to(lm.device)
+    logits = lm.model(**batch).logits.float()  # (batch, T, vocab)
+    results = []
+    for row, (text, (ids, cut)) in enumerate(zip(texts, encoded)):
+        where = (batch["input_ids"][row] == lm.tokenizer.mask_token_id).nonzero(as_tuple=True)[0]
+        probs = logits[row, where].softmax(-1)  # (masks, vocab)
+        p, idx = probs.topk(top_k, dim=-1)
+        per_mask = [
+            [Prediction(tt.word, tt.raw, i, float(q)) for tt, i, q in zip(token_texts(lm.tokenizer, ids_k), ids_k, p_k)]
+            for ids_k, p_k in zip(idx.tolist(), p.cpu().numpy().astype(np.float64))
+        ]
+        shown = lm.tokenizer.decode(ids, skip_special_tokens=False)
+        results.append(FillMaskResult(lm.spec.key, lm.spec.hf_id, "masked", shown, per_mask, cut))
+    return results
