@@ -54,7 +54,7 @@ def scatter_figure(result: PolysemyResult, no_label: str = "(no label)", title: 
             if not idx:
                 continue
             hover = [f"{highlighted(result.targets[v.vectors.rows[k]])}<br>{' '.join(v.vectors.pieces[k])}" for k in idx]
-            xyz = dict(zip("xyz", v.coords[idx].T))
+            xyz = dict(zip("xyz", v.coords[idx].T.tolist()))
             common = dict(name=label or no_label, legendgroup=label, showlegend=label not in shown, text=hover,
                           hovertemplate="%{text}<extra>" + html.escape(label or no_label) + "</extra>", mode="markers")
             marker = dict(color=colour, size=6 if kind == "scene" else 10, line=dict(width=1, color="white"))
@@ -76,7 +76,7 @@ def similarity_figure(result: PolysemyResult, title: str = "") -> go.Figure:
         ticks = [f"{result.targets[i].label or '·'} #{i + 1}" for i in v.vectors.rows]
         hover = [highlighted(result.targets[i]) for i in v.vectors.rows]
         text = [[f"{hover[a]}<br>{hover[b]}" for b in range(len(hover))] for a in range(len(hover))]
-        fig.add_trace(go.Heatmap(z=np.round(v.similarity, 3), x=ticks, y=ticks, zmin=-1, zmax=1, colorscale=DIVERGING,
+        fig.add_trace(go.Heatmap(z=np.round(v.similarity, 3).tolist(), x=ticks, y=ticks, zmin=-1, zmax=1, colorscale=DIVERGING,
                                  text=text, hovertemplate="%{text}<br>cos = %{z}<extra></extra>", showscale=n == 0,
                                  colorbar=dict(title="cos", len=0.5)), row=r + 1, col=c + 1)
         fig.update_yaxes(autorange="reversed", row=r + 1, col=c + 1)
@@ -94,9 +94,9 @@ def layer_curve_figure(result: PolysemyResult, separation: str = "sense separati
         colour = PALETTE[n % len(PALETTE)]
         for col, values in ((1, v.separation), (2, v.nn_accuracy)):
             if len(values) > 1:
-                trace = go.Scatter(x=list(range(len(values))), y=values, mode="lines+markers", line=dict(color=colour))
+                trace = go.Scatter(x=list(range(len(values))), y=values.tolist(), mode="lines+markers", line=dict(color=colour))
             else:
-                trace = go.Scatter(x=[0, max(depth, 1)], y=[values[0]] * 2, mode="lines", line=dict(color=colour, dash="dash"))
+                trace = go.Scatter(x=[0, max(depth, 1)], y=[float(values[0])] * 2, mode="lines", line=dict(color=colour, dash="dash"))
             trace.update(name=v.vectors.label, legendgroup=v.vectors.key, showlegend=col == 1)
             fig.add_trace(trace, row=1, col=col)
     fig.update_xaxes(title_text=layer)
