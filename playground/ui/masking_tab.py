@@ -32,7 +32,7 @@ def build_tab(ui) -> dict:
             model = loc.add(gr.Dropdown(models, value=default, label=t("masking.model")), label="masking.model")
             seed = loc.add(gr.Number(0, precision=0, label=t("masking.seed")), label="masking.seed")
             loc.add(gr.Markdown(unavailable_note(TOKENIZER_KINDS, "en")), value=lambda lang: unavailable_note(TOKENIZER_KINDS, lang))
-    with loc.add(gr.Accordion(t("masking.settings"), open=False), label="masking.settings"):
+    with loc.add(gr.Accordion(t("masking.settings"), open=False, elem_id="masking-settings"), label="masking.settings"):
         with gr.Row():
             p = loc.add(gr.Slider(0.0, 1.0, 0.15, step=0.01, label=t("masking.p")), label="masking.p")
             pm = loc.add(gr.Slider(0.0, 1.0, 0.8, step=0.05, label=t("masking.pm")), label="masking.pm")
@@ -40,7 +40,7 @@ def build_tab(ui) -> dict:
         with gr.Row():
             epochs = loc.add(gr.Slider(1, 20, 6, step=1, label=t("masking.epochs")), label="masking.epochs")
             prefix = loc.add(gr.Slider(1, 64, 6, step=1, label=t("masking.prefix")), label="masking.prefix")
-            generator = loc.add(gr.Dropdown(generator_choices("en"), value="auto", label=t("masking.generator")),
+            generator = loc.add(gr.Dropdown(generator_choices("en"), value="auto", label=t("masking.generator"), elem_id="masking-generator"),
                                 label="masking.generator", choices=generator_choices)
     run = loc.add(gr.Button(t("masking.run"), variant="primary", elem_id="masking-run"), value="masking.run")
     summary = gr.Markdown(elem_id="masking-summary")

@@ -24,7 +24,8 @@ def test_each_strategy_renders(page, strategy):
              "permutation": "XLNet", "electra": "ELECTRA", "t5": "T5 span", "attention": "Attention-mask"}[strategy]
     page.locator("#masking-strategy label").filter(has_text=label).click()
     if strategy == "electra":  # offline "auto" runs the 30-layer causal filler; uniform keeps the browser test quick
-        page.get_by_label("ELECTRA generator").click()
+        page.locator("#masking-settings").get_by_text("Settings").click()
+        page.locator("#masking-generator input").click()
         page.get_by_role("option", name="uniform random tokens (no model)").click()
     page.locator("#masking-run").click()
     page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=60_000)
