@@ -1,0 +1,162 @@
+"""Generating text one token at a time: the sampling loop `generate` runs, written out so each step is visible.
+
+A `Sampler` holds what carries from one step to the next: the tokens so far, the
+model's key/value cache (so a step costs one token, not the whole prefix) and its
+own torch.Generator (so a seed replays the same text). `generate` streams a batch
+of samples; the step-through view keeps one `Sampler` per user and calls `step`.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import asdict, dataclass
+from typing import Iterator
+
+import torch
+
+from playground import sampling
+from playground.errors import InputError
+from playground.models import LoadedModel
+from playground.sampling import Distribution, SamplingSettings
+
+N_ALTERNATIVES = 5
+
+
+@dataclass(frozen=True)
+class TokenChoice:
+    token_id: int
+    text: str  # characters this token completes ("" while a multi-byte character is still pending, or for end-of-text)
+    prob: float  # its probability in the distribution it was drawn from (after temperature, top-k, top-p)
+    raw_prob: float  # its probability before any of them
+    rank: int  # 1 = the raw favourite
+    alternatives: tuple[tuple[str, float], ...]  # the most probable tokens of that distribution
+
+
+@dataclass(frozen=True)
+class Sample:
+    text: str  # the continuation (prompt not included)
+    tokens: tuple[TokenChoice, ...]
+    finished: bool  # stopped on an end-of-text token
+
+
+@dataclass(frozen=True)
+class GenerationResult:
+    model_key: str
+    model_id: str
+    device: str
+    prompt: str
+    settings: SamplingSettings
+    seed: int
+    samples: tuple[Sample, ...]
+    done: bool  # False while streaming
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        for sample in out["samples"]:
+            for tok in sample["tokens"]:
+                tok["alternatives"] = [[text, round(p, 6)] for text, p in tok["alternatives"]]
+                tok["prob"], tok["raw_prob"] = round(tok["prob"], 6), round(tok["raw_prob"], 6)
+        return out
+
+
+def check_run(max_new_tokens: int, n_samples: int, seed: int) -> tuple[int, int, int]:
+    if not 1 <= int(max_new_tokens) <= sampling.MAX_NEW_TOKENS:
+        raise InputError("sampling_max_new", "Max new tokens must be between 1 and {max}.", max=sampling.MAX_NEW_TOKENS)
+    if not 1 <= int(n_samples) <= sampling.MAX_SAMPLES:
+        raise InputError("sampling_samples", "Number of samples must be between 1 and {max}.", max=sampling.MAX_SAMPLES)
+    if not 0 <= int(seed) < 2**63:
+        raise InputError("sampling_seed", "The seed must be a whole number ≥ 0.")
+    return int(max_new_tokens), int(n_samples), int(seed)
+
+
+class Sampler:
+    """A batch of `n` continuations of one prompt, advanced one token per `step` (mutable, per user)."""
+
+    def __init__(self, lm: LoadedModel, prompt: str, s: SamplingSettings, seed: int, n: int = 1, max_new_tokens: int = 200):
+        self.model_key, self.prompt, self.settings, self.seed = lm.spec.key, prompt, s, seed
+        self.prompt_ids = sampling.encode_prompt(lm, prompt, max_new_tokens)
+        self.max_new_tokens = max_new_tokens
+        self.generator = torch.Generator(device=lm.device).manual_seed(seed)  # local: no global RNG
+        eos = lm.model.generation_config.eos_token_id
+        eos = lm.tokenizer.eos_token_id if eos is None else eos
+        self.eos = set(eos if isinstance(eos, list) else [] if eos is None else [eos])
+        pad = lm.model.generation_config.pad_token_id
+        self.pad = next(iter(self.eos), 0) if pad is None else pad
+        self.choices: list[list[TokenChoice]] = [[] for _ in range(n)]
+        self._texts = [lm.tokenizer.decode(self.prompt_ids, skip_special_tokens=True)] * n
+        self._start = [len(t) for t in self._texts]
+        self._finished = torch.zeros(n, dtype=torch.bool)
+        self.steps = 0
+        self._lock = threading.Lock()
+        with torch.inference_mode():  # prefill: the whole prompt once, keeping its keys and values
+            out = lm.model(torch.tensor([self.prompt_ids] * n, device=lm.device), use_cache=True, logits_to_keep=1)
+        self._cache, self._logits, self._pending = out.past_key_values, out.logits[:, -1].float(), None
+
+    @property
+    def done(self) -> bool:
+        return bool(self._finished.all()) or self.steps >= self.max_new_tokens
+
+    @torch.inference_mode()
+    def step(self, lm: LoadedModel, view: bool = False) -> Distribution | None:
+        """Draw one more token for every unfinished sample; with `view`, return sample 0's distribution."""
+        if lm.spec.key != self.model_key:
+            raise ValueError("this step-through was started with another model; start again")
+        with self._lock:  # one step at a time, even if a user double-clicks
+            if self.done:
+                return None
+            if self._pending is not None:  # feed last step's tokens: one position per sample, the cache holds the rest
+                out = lm.model(self._pending[:, None], past_key_values=self._cache, use_cache=True)
+                self._cache, self._logits = out.past_key_values, out.logits[:, -1].float()
+            logits, s = self._logits, self.settings
+            probs = sampling.warp(logits, s).softmax(-1)
+            if s.greedy:
+                tokens = logits.argmax(-1)
+            else:  # what generate does, with our generator instead of the global one
+                tokens = torch.multinomial(probs, num_samples=1, generator=self.generator).squeeze(1)
+            raw = logits.softmax(-1)
+            top = probs.topk(min(N_ALTERNATIVES, probs.shape[-1]))
+            for row, token in enumerate(tokens.tolist()):
+                if not self._finished[row]:
+                    self.choices[row].append(TokenChoice(
+                        token, self._piece(lm, row, token), float(probs[row, token]), float(raw[row, token]),
+                        int((raw[row] > raw[row, token]).sum()) + 1,
+                        tuple((sampling.token_text(lm.tokenizer, i), float(p)) for i, p in zip(top.indices[row].tolist(), top.values[row].tolist()))))
+            finished = self._finished | torch.tensor([t in self.eos for t in tokens.tolist()])
+            self._pending = torch.where(self._finished.to(tokens.device), torch.full_like(tokens, self.pad), tokens)
+            self._finished = finished
+            self.steps += 1
+            return sampling.distribution(lm, logits[0], s, chosen=int(tokens[0])) if view else None
+
+    def _piece(self, lm: LoadedModel, row: int, token: int) -> str:
+        """The new characters this token adds (decoding the whole text: a CJK character may span tokens)."""
+        ids = self.prompt_ids + [c.token_id for c in self.choices[row]] + [token]
+        text = lm.tokenizer.decode(ids, skip_special_tokens=True)
+        if text.endswith("\ufffd"):  # an incomplete UTF-8 character: the next token finishes it
+            return ""
+        old, self._texts[row] = self._texts[row], text
+        return text[len(old):] if text.startswith(old) else sampling.token_text(lm.tokenizer, token)
+
+    def result(self, lm: LoadedModel) -> GenerationResult:
+        samples = tuple(
+            Sample(self._texts[row][self._start[row]:], tuple(c), bool(self._finished[row])) for row, c in enumerate(self.choices)
+        )
+        return GenerationResult(lm.spec.key, lm.spec.hf_id, lm.device, self.prompt, self.settings, self.seed, samples, self.done)
+
+
+def generate_stream(lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1,
+                    seed: int = 0, every: int = 1) -> Iterator[GenerationResult]:
+    """`n_samples` continuations of `prompt`, yielded as they grow (every `every` tokens) and once when done."""
+    max_new_tokens, n_samples, seed = check_run(max_new_tokens, n_samples, seed)
+    sampler = Sampler(lm, prompt, s, seed, n_samples, max_new_tokens)
+    while not sampler.done:
+        sampler.step(lm)
+        if not sampler.done and sampler.steps % every == 0:
+            yield sampler.result(lm)
+    yield sampler.result(lm)
+
+
+def generate(lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1,
+             seed: int = 0) -> GenerationResult:
+    """`n_samples` continuations of `prompt` with their per-token probabilities."""
+    *_, last = generate_stream(lm, prompt, s, max_new_tokens, n_samples, seed, every=max_new_tokens + 1)
+    return last

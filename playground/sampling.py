@@ -1,0 +1,171 @@
+"""Sampling the next token: how temperature, top-k and top-p reshape a causal model's distribution.
+
+The transforms are transformers' own TemperatureLogitsWarper, TopKLogitsWarper and
+TopPLogitsWarper, applied in the order `model.generate` applies them, so what the
+student sees is exactly what `generate(do_sample=True, ...)` draws from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
+
+from playground.errors import InputError
+from playground.models import LoadedModel
+
+MAX_TEMPERATURE = 2.0
+MAX_NEW_TOKENS = 200
+MAX_SAMPLES = 5
+N_SHOWN = 20  # tokens drawn as bars
+STAGES = ("raw", "temperature", "top_k", "top_p")
+
+
+@dataclass(frozen=True)
+class SamplingSettings:
+    temperature: float = 0.8  # 0 = greedy (argmax); top_k / top_p are then irrelevant
+    top_k: int = 0  # 0 = off
+    top_p: float = 1.0  # 1 = off
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0
+
+
+def settings(temperature: float, top_k: int, top_p: float) -> SamplingSettings:
+    """Checked settings, or an InputError a student can act on."""
+    temperature, top_p = float(temperature), float(top_p)
+    if not 0 <= temperature <= MAX_TEMPERATURE:
+        raise InputError("sampling_temperature", "Temperature must be between 0 (greedy) and {max}.", max=MAX_TEMPERATURE)
+    if int(top_k) != float(top_k) or int(top_k) < 0:
+        raise InputError("sampling_top_k", "Top-k must be a whole number ≥ 0 (0 switches it off).")
+    if not 0 < top_p <= 1:
+        raise InputError("sampling_top_p", "Top-p must be above 0 and at most 1 (1 switches it off).")
+    return SamplingSettings(temperature, int(top_k), top_p)
+
+
+def stage_warpers(s: SamplingSettings) -> list[LogitsProcessorList]:
+    """The cumulative warper chain after each stage (temperature, +top-k, +top-p), skipping what generate skips."""
+    temperature = [TemperatureLogitsWarper(s.temperature)] if s.temperature not in (0, 1) else []
+    top_k = [TopKLogitsWarper(s.top_k)] if s.top_k else []
+    top_p = [TopPLogitsWarper(s.top_p)] if s.top_p < 1 else []
+    return [LogitsProcessorList(temperature), LogitsProcessorList(temperature + top_k), LogitsProcessorList(temperature + top_k + top_p)]
+
+
+def warp(logits: torch.Tensor, s: SamplingSettings) -> torch.Tensor:
+    """Scores the next token is drawn from: (batch, vocab) float32 logits -> warped scores (-inf = filtered)."""
+    if s.greedy:  # the limit T -> 0: all mass on the argmax
+        scores = torch.full_like(logits, -float("inf"))
+        return scores.scatter(-1, logits.argmax(-1, keepdim=True), 0.0)
+    return stage_warpers(s)[-1](None, logits)  # these warpers never read input_ids
+
+
+def entropy_bits(probs: torch.Tensor) -> float:
+    p = probs[probs > 0]
+    return float(-(p * p.log2()).sum())
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The top tokens of one next-token distribution at each stage of the sampler."""
+
+    token_ids: list[int]  # the N_SHOWN most probable under the raw softmax, most probable first
+    tokens: list[str]  # how each reads (a lone piece of a multi-byte character may show as �)
+    probs: dict[str, np.ndarray]  # stage -> (N_SHOWN,) probabilities after that stage, renormalised
+    entropy: dict[str, float]  # stage -> entropy in bits of the whole-vocabulary distribution
+    kept: dict[str, int]  # stage -> how many vocabulary tokens still have probability > 0
+    chosen: int | None = None  # token id drawn from this distribution (step-through)
+    chosen_rank: int | None = None  # 1 = the raw favourite
+    chosen_prob: float | None = None  # its probability in the final stage
+
+    @property
+    def nucleus_size(self) -> int:
+        return self.kept["top_p"]
+
+    def to_dict(self) -> dict:
+        return {
+            "tokens": self.tokens, "token_ids": self.token_ids,
+            "probs": {k: [round(float(p), 6) for p in v] for k, v in self.probs.items()},
+            "entropy_bits": {k: round(v, 4) for k, v in self.entropy.items()}, "kept": self.kept,
+            "nucleus_size": self.nucleus_size, "chosen": self.chosen, "chosen_rank": self.chosen_rank,
+            "chosen_prob": None if self.chosen_prob is None else round(self.chosen_prob, 6),
+        }
+
+
+def token_text(tokenizer, token_id: int) -> str:
+    """One token as readable text, with spaces and line breaks made visible."""
+    return tokenizer.decode([token_id]).replace(" ", "␣").replace("\n", "↵")
+
+
+def distribution(lm: LoadedModel, logits: torch.Tensor, s: SamplingSettings, chosen: int | None = None) -> Distribution:
+    """Stage-by-stage view of one (vocab,) logits row."""
+    logits = logits.float().reshape(1, -1)
+    staged = {"raw": logits}
+    if s.greedy:
+        staged.update(dict.fromkeys(STAGES[1:], warp(logits, s)))
+    else:
+        staged.update(zip(STAGES[1:], (chain(None, logits.clone()) for chain in stage_warpers(s))))
+    full = {k: v.softmax(-1)[0] for k, v in staged.items()}
+    top = full["raw"].topk(min(N_SHOWN, logits.shape[-1]))
+    ids = top.indices.tolist()
+    rank = prob = None
+    if chosen is not None:
+        rank = int((full["raw"] > full["raw"][chosen]).sum()) + 1
+        prob = float(full["top_p"][chosen])
+    return Distribution(
+        token_ids=ids,
+        tokens=[token_text(lm.tokenizer, i) for i in ids],
+        probs={k: v[top.indices].cpu().numpy() for k, v in full.items()},
+        entropy={k: entropy_bits(v) for k, v in full.items()},
+        kept={k: int((v > 0).sum()) for k, v in full.items()},
+        chosen=chosen, chosen_rank=rank, chosen_prob=prob,
+    )
+
+
+@dataclass(frozen=True)
+class NextTokenResult:
+    model_key: str
+    model_id: str
+    device: str
+    prompt: str
+    settings: tuple[SamplingSettings, ...]  # one per view
+    views: tuple[Distribution, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "model": self.model_key, "model_id": self.model_id, "device": self.device, "prompt": self.prompt,
+            "views": [{"temperature": s.temperature, "top_k": s.top_k, "top_p": s.top_p, **v.to_dict()}
+                      for s, v in zip(self.settings, self.views)],
+        }
+
+
+def encode_prompt(lm: LoadedModel, prompt: str, new_tokens: int = 0) -> list[int]:
+    """Prompt token ids as the text-generation pipeline makes them (no special tokens added)."""
+    ids = lm.tokenizer(prompt, add_special_tokens=False)["input_ids"]
+    if not ids:
+        if lm.tokenizer.bos_token_id is None:
+            raise InputError("sampling_empty_prompt", "Type a prompt for the model to continue.")
+        ids = [lm.tokenizer.bos_token_id]  # an empty prompt means "start of text"
+    limit = min(lm.spec.max_length, getattr(lm.model.config, "max_position_embeddings", None) or lm.spec.max_length)
+    if len(ids) + new_tokens > limit:
+        raise InputError("sampling_too_long", "Prompt ({n} tokens) plus new tokens ({new}) exceeds the model's {limit} positions.",
+                         n=len(ids), new=new_tokens, limit=limit)
+    return ids
+
+
+@torch.inference_mode()
+def next_token_logits(lm: LoadedModel, ids: list[int]) -> torch.Tensor:
+    """(vocab,) float32 logits for the token after `ids`."""
+    out = lm.model(torch.tensor([ids], device=lm.device), logits_to_keep=1, use_cache=False)
+    return out.logits[0, -1].float()
+
+
+def next_token(lm: LoadedModel, prompt: str, variants: list[SamplingSettings]) -> NextTokenResult:
+    """The next-token distribution for `prompt` under each settings variant (one forward pass)."""
+    if not variants:
+        raise ValueError("give at least one set of sampling settings")
+    logits = next_token_logits(lm, encode_prompt(lm, prompt))
+    return NextTokenResult(lm.spec.key, lm.spec.hf_id, lm.device, prompt, tuple(variants),
+                           tuple(distribution(lm, logits, s) for s in variants))

@@ -1,0 +1,149 @@
+"""Sampling backend on tiny random causal models: the sampler agrees with generate, greedy limits, top-p's set."""
+
+import numpy as np
+import pytest
+import torch
+
+from playground import generation, sampling
+from playground.errors import InputError
+
+PROMPT = "the cat sat on"
+
+
+def token_ids(result):
+    return [[c.token_id for c in s.tokens] for s in result.samples]
+
+
+def reference(lm, prompt, s, max_new, n, seed):
+    """What transformers' generate draws with the same settings, seeding the global RNG it uses."""
+    ids = torch.tensor([sampling.encode_prompt(lm, prompt)])
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        out = lm.model.generate(ids, do_sample=not s.greedy, temperature=s.temperature or None, top_k=s.top_k, top_p=s.top_p,
+                                max_new_tokens=max_new, num_return_sequences=n, pad_token_id=lm.tokenizer.eos_token_id)
+    return out[:, ids.shape[1]:].tolist()
+
+
+@pytest.fixture(params=["tiny_clm", "tiny_llama"])
+def lm(request):
+    return request.getfixturevalue(request.param)
+
+
+@pytest.mark.parametrize("temperature,top_k,top_p,n,seed", [(0.8, 0, 1.0, 1, 0), (1.5, 10, 0.9, 3, 5), (1.0, 0, 0.5, 2, 7), (0.3, 5, 1.0, 1, 1)])
+def test_tokens_match_model_generate(lm, temperature, top_k, top_p, n, seed):
+    s = sampling.settings(temperature, top_k, top_p)
+    ours = token_ids(generation.generate(lm, PROMPT, s, 25, n, seed))
+    theirs = reference(lm, PROMPT, s, 25, n, seed)
+    assert [t[: len(o)] for o, t in zip(ours, theirs)] == ours
+    assert all(len(o) > 0 for o in ours)
+
+
+def test_greedy_matches_generate_without_sampling(lm):
+    s = sampling.settings(0, 0, 1.0)
+    ours = token_ids(generation.generate(lm, PROMPT, s, 20, 1, 0))[0]
+    assert ours == reference(lm, PROMPT, s, 20, 1, 0)[0][: len(ours)]
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_temperature_to_zero_and_top_k_one_equal_greedy(lm, seed):
+    greedy = token_ids(generation.generate(lm, PROMPT, sampling.settings(0, 0, 1.0), 20, 2, seed))
+    assert greedy[0] == greedy[1]  # greedy ignores the seed and the sample index
+    assert token_ids(generation.generate(lm, PROMPT, sampling.settings(1e-4, 0, 1.0), 20, 2, seed)) == greedy
+    assert token_ids(generation.generate(lm, PROMPT, sampling.settings(1.5, 1, 1.0), 20, 2, seed)) == greedy
+
+
+def test_same_seed_same_text_other_seed_other_text(lm):
+    s = sampling.settings(1.5, 0, 1.0)
+    first = generation.generate(lm, PROMPT, s, 20, 2, 11)
+    assert first == generation.generate(lm, PROMPT, s, 20, 2, 11)
+    others = {tuple(token_ids(generation.generate(lm, PROMPT, s, 20, 1, seed))[0]) for seed in range(4)}
+    assert len(others) > 1
+
+
+@pytest.mark.parametrize("top_p", [0.3, 0.6, 0.9])
+def test_top_p_keeps_the_smallest_set_reaching_p(tiny_clm, top_p):
+    logits = sampling.next_token_logits(tiny_clm, sampling.encode_prompt(tiny_clm, PROMPT))
+    s = sampling.settings(2.0, 0, top_p)  # hot: a wide distribution, so the nucleus has many tokens
+    kept = sampling.distribution(tiny_clm, logits, s).kept["top_p"]
+    mass = np.cumsum(np.sort((logits / 2.0).softmax(-1).numpy())[::-1])
+    assert mass[kept - 1] >= top_p - 1e-6
+    assert kept == 1 or mass[kept - 2] < top_p + 1e-6
+    assert 1 < kept < len(mass)
+
+
+def test_distribution_stages(tiny_llama):
+    logits = sampling.next_token_logits(tiny_llama, sampling.encode_prompt(tiny_llama, PROMPT))
+    view = sampling.distribution(tiny_llama, logits, sampling.settings(1.2, 8, 0.8))
+    vocab = logits.shape[-1]
+    assert view.kept["raw"] == view.kept["temperature"] == vocab
+    assert view.kept["top_p"] <= view.kept["top_k"] == 8
+    assert list(view.probs["raw"]) == sorted(view.probs["raw"], reverse=True)
+    assert len(view.tokens) == len(view.token_ids) == sampling.N_SHOWN
+    for stage, probs in view.probs.items():
+        assert 0 <= probs.min() and probs.sum() <= 1 + 1e-5, stage
+    assert (view.probs["top_k"][8:] == 0).all() and (view.probs["top_k"][:8] > 0).all()
+    assert view.entropy["temperature"] > view.entropy["raw"]  # T > 1 flattens
+    greedy = sampling.distribution(tiny_llama, logits, sampling.settings(0, 0, 1.0))
+    assert greedy.probs["top_p"][0] == 1 and greedy.nucleus_size == 1 and greedy.entropy["top_p"] == 0
+
+
+def test_entropy_rises_with_temperature(tiny_clm):
+    result = sampling.next_token(tiny_clm, PROMPT, [sampling.settings(t, 0, 1.0) for t in (0.1, 0.8, 1.5)])
+    entropies = [v.entropy["temperature"] for v in result.views]
+    assert entropies == sorted(entropies) and entropies[0] < entropies[-1]
+    assert result.to_dict()["views"][2]["temperature"] == 1.5
+
+
+def test_step_through_replays_generate_with_its_views(lm):
+    s = sampling.settings(1.0, 20, 0.95)
+    expected = generation.generate(lm, PROMPT, s, 12, 1, 4)
+    sampler = generation.Sampler(lm, PROMPT, s, seed=4, n=1, max_new_tokens=12)
+    views = []
+    while not sampler.done:
+        views.append(sampler.step(lm, view=True))
+    assert sampler.step(lm, view=True) is None
+    assert sampler.result(lm).samples == expected.samples
+    for view, choice in zip(views, expected.samples[0].tokens):
+        assert view.chosen == choice.token_id and view.chosen_rank == choice.rank
+        assert view.chosen_prob == pytest.approx(choice.prob) and choice.prob > 0
+        assert choice.alternatives[0][1] >= choice.prob
+
+
+def test_pieces_rebuild_the_text_including_chinese(tiny_llama, tiny_clm):
+    for lm in (tiny_llama, tiny_clm):
+        result = generation.generate(lm, "人工智能的未来是", sampling.settings(1.0, 0, 1.0), 15, 2, 0)
+        for sample in result.samples:
+            assert "".join(c.text for c in sample.tokens) == sample.text
+
+
+def test_streaming_yields_growing_results(tiny_clm):
+    steps = list(generation.generate_stream(tiny_clm, PROMPT, sampling.settings(0.8, 0, 1.0), 6, 2, 0))
+    assert [s.done for s in steps] == [False] * (len(steps) - 1) + [True]
+    lengths = [len(r.samples[0].tokens) for r in steps]
+    assert lengths == sorted(lengths) and steps[-1] == generation.generate(tiny_clm, PROMPT, sampling.settings(0.8, 0, 1.0), 6, 2, 0)
+
+
+@pytest.mark.parametrize("args,code", [
+    ((-0.1, 0, 1.0), "sampling_temperature"), ((2.5, 0, 1.0), "sampling_temperature"),
+    ((1.0, -1, 1.0), "sampling_top_k"), ((1.0, 2.5, 1.0), "sampling_top_k"),
+    ((1.0, 0, 0.0), "sampling_top_p"), ((1.0, 0, 1.5), "sampling_top_p"),
+])
+def test_bad_settings_are_refused(args, code):
+    with pytest.raises(InputError) as err:
+        sampling.settings(*args)
+    assert err.value.code == code
+
+
+def test_bad_runs_are_refused(tiny_clm):
+    s = sampling.settings(1.0, 0, 1.0)
+    for kwargs, code in [(dict(max_new_tokens=0), "sampling_max_new"), (dict(max_new_tokens=201), "sampling_max_new"),
+                         (dict(n_samples=6), "sampling_samples"), (dict(seed=-1), "sampling_seed"),
+                         (dict(max_new_tokens=60), "sampling_too_long")]:  # tiny GPT-2 has 64 positions
+        with pytest.raises(InputError) as err:
+            generation.generate(tiny_clm, PROMPT, s, **kwargs)
+        assert err.value.code == code
+
+
+def test_empty_prompt_starts_from_the_start_token(tiny_clm):
+    assert sampling.encode_prompt(tiny_clm, "") == [tiny_clm.tokenizer.bos_token_id]
+    assert generation.generate(tiny_clm, "", sampling.settings(1.0, 0, 1.0), 3).samples[0].tokens
