@@ -96,11 +96,9 @@ def overview_image(attentions: np.ndarray, thumb: int = 32, gap: int = 4) -> np.
 
 
 def overview_cell(x: int, y: int, layers: int, heads: int, thumb: int = 32, gap: int = 4) -> tuple[int, int] | None:
-    """(layer, head) of the thumbnail under pixel (x, y), or None for a gap."""
+    """(layer, head) of the thumbnail at pixel (x, y) (a gap counts for the thumbnail before it), None outside."""
     layer, head = y // (thumb + gap), x // (thumb + gap)
-    if y % (thumb + gap) >= thumb or x % (thumb + gap) >= thumb or not (0 <= layer < layers and 0 <= head < heads):
-        return None
-    return layer, head
+    return (layer, head) if 0 <= layer < layers and 0 <= head < heads and x >= 0 and y >= 0 else None
 
 
 def token_view_figure(tokens: list[str], matrix: np.ndarray, title: str, query: int | None = None,

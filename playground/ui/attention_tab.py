@@ -31,19 +31,19 @@ def build_tab(ui: UIContext) -> dict:
     text = loc.add(gr.Textbox(EXAMPLE, label=t("attention.text"), lines=2), label="attention.text")
     text_b = loc.add(gr.Textbox("", label=t("attention.text_b"), info=t("attention.text_b_info")),
                      label="attention.text_b", info="attention.text_b_info")
-    run = loc.add(gr.Button(t("common.run"), variant="primary"), value="common.run")
-    view = loc.add(gr.Radio(view_choices("en"), value="head", label=t("attention.view")), label="attention.view", choices=view_choices)
+    run = loc.add(gr.Button(t("common.run"), variant="primary", elem_id="attention-run"), value="common.run")
+    view = loc.add(gr.Radio(view_choices("en"), value="head", label=t("attention.view"), elem_id="attention-view"), label="attention.view", choices=view_choices)
     with gr.Row():
         layer = loc.add(gr.Slider(0, 5, value=0, step=1, label=t("attention.layer")), label="attention.layer")
         head = loc.add(gr.Slider(0, 11, value=0, step=1, label=t("attention.head")), label="attention.head")
         query = loc.add(gr.Slider(-1, 20, value=-1, step=1, label=t("attention.query"), info=t("attention.query_info")),
                         label="attention.query", info="attention.query_info")
         row_start = loc.add(gr.Slider(0, 255, value=0, step=1, label=t("attention.row_start"), visible=False), label="attention.row_start")
-    info = gr.Markdown()
-    plot = gr.Plot(show_label=False)
+    info = gr.Markdown(elem_id="attention-info")
+    plot = gr.Plot(show_label=False, elem_id="attention-plot")
     plot2 = gr.Plot(show_label=False, visible=False)
     image = gr.Image(format="png", interactive=False, show_label=False, visible=False, elem_id="attention-overview")
-    step = gr.Markdown(visible=False)
+    step = gr.Markdown(visible=False, elem_id="attention-step")
     with gr.Row():
         export = loc.add(gr.Button(t("attention.export"), size="sm"), value="attention.export")
         files = loc.add(gr.File(label=t("attention.files"), file_count="multiple", interactive=False), label="attention.files")

@@ -97,7 +97,8 @@ def test_overview_click_maps_to_layer_and_head():
     assert image.shape == (3 * 36 - 4, 4 * 36 - 4, 3)
     assert figs.overview_cell(0, 0, 3, 4) == (0, 0)
     assert figs.overview_cell(36 * 3 + 5, 36 * 2 + 5, 3, 4) == (2, 3)
-    assert figs.overview_cell(33, 5, 3, 4) is None  # the gap between thumbnails
+    assert figs.overview_cell(33, 5, 3, 4) == (0, 0)  # a click in a gap opens the thumbnail before it
+    assert figs.overview_cell(5, 36 * 3 + 1, 3, 4) is None  # below the last layer
 
 
 def test_pooling_keeps_averages():
