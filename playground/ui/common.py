@@ -41,7 +41,7 @@ def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> mode
     try:
         spec = get_spec(key)
     except ValueError:
-        raise gr.Error(t("common.unknown_model", lang, key=key)) from None
+        raise gr.Error(t("common.unknown_model", lang, name=key)) from None
     if progress is not None and not models.is_loaded(key):
         progress(0.0, desc=t("common.loading", lang, model=spec.label))
     try:
@@ -60,7 +60,7 @@ def check_keys(keys: Iterable[str] | None, lang: str) -> list[ModelSpec]:
         try:
             specs.append(get_spec(key))
         except ValueError:
-            raise gr.Error(t("common.unknown_model", lang, key=key)) from None
+            raise gr.Error(t("common.unknown_model", lang, name=key)) from None
     return specs
 
 

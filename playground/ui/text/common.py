@@ -24,7 +24,7 @@ STRINGS = {
     "common.loading": ("Loading {model} (first use only)…", "正在加载 {model}（仅首次使用）…"),
     "common.running": ("Running {model}…", "正在运行 {model}…"),
     "common.no_models": ("Choose at least one model.", "请至少选择一个模型。"),
-    "common.unknown_model": ("Unknown model {key!r}: only models listed by the operator can be used.", "未知模型 {key!r}：只能使用运营者列出的模型。"),
+    "common.unknown_model": ("Unknown model {name!r}: only models listed by the operator can be used.", "未知模型 {name!r}：只能使用运营者列出的模型。"),
     "common.model_failed": ("{model} could not be loaded: {reason}", "{model} 无法加载：{reason}"),
     "common.unavailable_header": ("Not available here:", "此处不可用："),
     "common.export": ("Export", "导出"),

@@ -1,0 +1,58 @@
+"""The whole app through its public surfaces: the fill_mask API, the page, the language switch."""
+
+import pytest
+from gradio_client.exceptions import AppError
+
+from tests.e2e.helpers import save_screenshot
+
+
+def test_fill_mask_api_returns_json_per_model_and_mask(client):
+    out = client.predict("The capital of France is [MASK].", ["smollm2-instruct"], 5, "en", api_name="/fill_mask")
+    methods = {r["method"] for r in out["results"]}
+    assert methods == {"left-context", "whole-sentence"}
+    for r in out["results"]:
+        assert r["model_id"] == "HuggingFaceTB/SmolLM2-135M-Instruct"
+        (mask,) = r["masks"]
+        assert len(mask) == 5 and all(set(p) >= {"token", "probability"} for p in mask)
+    whole = next(r for r in out["results"] if r["method"] == "whole-sentence")
+    assert whole["masks"][0][0]["token"] == "Paris"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("no blank here", ["smollm2-instruct"], 5, "en"), "[MASK]"),
+    (("", ["smollm2-instruct"], 5, "zh"), "请输入"),
+    (("a [MASK]", ["../../secret-model"], 5, "en"), "Unknown model"),
+    (("a [MASK]", ["smollm2-instruct"], 99, "en"), "top-k"),
+])
+def test_bad_input_is_a_clean_api_error(client, args, message):
+    with pytest.raises(AppError) as err:
+        client.predict(*args, api_name="/fill_mask")
+    assert message in str(err.value) and "Traceback" not in str(err.value)
+
+
+def test_page_switches_language_and_fills_a_mask(page):
+    page.get_by_role("tab", name="Fill-mask").wait_for(timeout=30_000)
+    page.get_by_label("中文").check()
+    page.get_by_role("tab", name="完形填空").wait_for(timeout=10_000)
+    page.get_by_role("button", name="填空").click()
+    page.wait_for_selector(".js-plotly-plot .bars", timeout=180_000)
+    assert "Paris" in page.locator(".js-plotly-plot").first.inner_text()
+    save_screenshot(page, "fill_mask_zh")
+    page.get_by_label("English").check()
+    page.get_by_role("tab", name="Fill-mask").wait_for(timeout=10_000)
+    save_screenshot(page, "fill_mask")
+
+
+def test_browser_language_is_followed(browser, app_url):
+    context = browser.new_context(locale="zh-CN")
+    page = context.new_page()
+    page.goto(app_url)
+    page.get_by_role("tab", name="完形填空").wait_for(timeout=30_000)
+    context.close()
+
+
+def test_share_link_restores_the_view(page):
+    page.goto(f"{page.app_url}?tab=fill_mask&text=The+river+%5BMASK%5D+was+muddy.&top_k=3")
+    box = page.get_by_label("Sentence with [MASK]")
+    box.wait_for(timeout=30_000)
+    page.wait_for_function("() => [...document.querySelectorAll('textarea')].some(t => t.value.includes('river'))", timeout=30_000)
