@@ -12,6 +12,7 @@ from playground.ui import fill_mask_tab  # noqa: E402
 from playground.ui import polysemy_tab  # noqa: E402
 from playground.ui import masking_tab  # noqa: E402
 from playground.ui import attention_tab  # noqa: E402
+from playground.ui import sampling_tab  # noqa: E402
 from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.share import restore_from_url  # noqa: E402
 from playground.ui.status import build_status  # noqa: E402
@@ -22,6 +23,7 @@ TABS = [
     ("polysemy", "polysemy.tab", polysemy_tab.build_tab),
     ("masking", "masking.tab", masking_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),
+    ("sampling", "sampling.tab", sampling_tab.build_tab),
 ]
 
 # Follow the browser's language on first load (the switch overrides it).

@@ -1,0 +1,103 @@
+"""Sampling tab events and figures, on the tiny GPT-2 (the model loader is swapped for the fixture)."""
+
+import json
+
+import gradio as gr
+import pytest
+
+from playground import generation, sampling
+from playground.figures import sampling as figs
+from playground.figures.common import MUTED
+from playground.ui import sampling_run as run
+
+PROMPT = "the cat sat on"
+
+
+@pytest.fixture
+def tiny(monkeypatch, tiny_clm):
+    monkeypatch.setattr(run, "_model", lambda key, lang, progress=None: tiny_clm)
+    return tiny_clm
+
+
+def test_next_token_view(tiny):
+    fig, summary, info, files = run.next_token_view(PROMPT, "tiny", 1.0, 5, 0.9, "en")
+    bars = [trace for trace in fig.data if trace.type == "bar"]
+    assert len(bars) == 4 and all(len(b.x) == sampling.N_SHOWN for b in bars)
+    top_k_colours = bars[2].marker.color
+    assert list(top_k_colours).count(MUTED) == sampling.N_SHOWN - 5  # only the top 5 stay coloured after top-k 5
+    assert "tiny/tiny-gpt2" in info and len(files) == 2
+    assert json.load(open(files[0]))["views"][0]["top_k"] == 5
+    assert "熵" in run.next_token_view(PROMPT, "tiny", 1.0, 5, 0.9, "zh")[1]
+
+
+def test_generate_view_streams_then_offers_downloads(tiny):
+    updates = list(run.generate_view(PROMPT, "tiny", 1.0, 0, 1.0, 8, 3, 0, "en"))
+    assert len(updates) > 1
+    page, info, files = updates[-1]
+    assert page.count('class="tp-sample"') == 3 and "tp-token" in page
+    assert len(files) == 2 and json.load(open(files[0]))["seed"] == 0
+    assert all(isinstance(u[0], str) for u in updates[:-1])
+
+
+def test_compare_view_one_column_and_one_continuation_per_temperature(tiny):
+    fig, page, info, files = run.compare_view(PROMPT, "tiny", 0.1, 0.8, 1.5, 0, 1.0, 6, 0, "en")
+    assert len(fig.data) == 3 and page.count('class="tp-sample"') == 3
+    views = json.load(open(files[0]))["views"]
+    assert [v["temperature"] for v in views] == [0.1, 0.8, 1.5]
+    assert views[0]["entropy_bits"]["top_p"] < views[2]["entropy_bits"]["top_p"]
+
+
+def test_step_view_advances_and_restarts(tiny):
+    sampler = None
+    for step in range(1, 4):
+        sampler, fig, page, status, info = run.step_view(sampler, PROMPT, "tiny", 1.0, 0, 1.0, 10, 3, "en")
+        assert sampler.steps == step and f"Step {step}" in status
+        highlighted = any(figs.CHOSEN in list(trace.marker.color) for trace in fig.data)
+        assert highlighted == (sampler.choices[0][-1].rank <= sampling.N_SHOWN)
+    first = sampler
+    same = generation.generate(tiny, PROMPT, sampling.settings(1.0, 0, 1.0), 10, 1, 3).samples[0].tokens[:3]
+    assert [c.token_id for c in first.choices[0]] == [c.token_id for c in same]
+    sampler, *_ = run.step_view(first, "a new prompt", "tiny", 1.0, 0, 1.0, 10, 3, "en")
+    assert sampler is not first and sampler.steps == 1
+
+
+def test_step_view_says_when_finished(tiny):
+    sampler = None
+    for _ in range(3):
+        sampler, fig, page, status, info = run.step_view(sampler, PROMPT, "tiny", 1.0, 0, 1.0, 2, 0, "en")
+    assert sampler.done and "Finished" in status
+
+
+def test_bad_settings_become_gr_error(tiny):
+    with pytest.raises(gr.Error):
+        run.next_token_view(PROMPT, "tiny", 3.0, 0, 1.0, "en")
+    with pytest.raises(gr.Error):
+        list(run.generate_view(PROMPT, "tiny", 1.0, 0, 1.0, 500, 1, 0, "en"))
+
+
+def test_non_causal_model_refused_before_loading():
+    with pytest.raises(gr.Error):
+        run._model("minilm", "en")
+    with pytest.raises(gr.Error):
+        run._model("not-a-model", "en")
+
+
+def test_chinese_prompt_on_english_model_says_so(tiny):
+    assert "GPT-2 Chinese" in run.next_token_view("人工智能的未来是", "tiny", 0.8, 0, 1.0, "en")[2]
+    assert "GPT-2 Chinese" not in run.next_token_view(PROMPT, "tiny", 0.8, 0, 1.0, "en")[2]
+
+
+def test_api_functions_return_json(tiny):
+    views = run.next_token_api(PROMPT, temperatures=[0.1, 1.5])["views"]
+    assert len(views) == 2 and json.dumps(views)
+    out = run.generate_api(PROMPT, max_new_tokens=5, n_samples=2, seed=1)
+    assert len(out["samples"]) == 2 and json.dumps(out)
+    tok = out["samples"][0]["tokens"][0]
+    assert {"token_id", "text", "prob", "raw_prob", "rank", "alternatives"} <= set(tok)
+
+
+def test_generation_html_escapes_text(tiny):
+    result = generation.generate(tiny, "<b>x</b>", sampling.settings(1.0, 0, 1.0), 4, 1, 0)
+    page = figs.generation_html(result, "S{n}", "p={p} {raw} {rank} {alternatives}", "key", "end")
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+    assert figs.probability_colour(0.0) != figs.probability_colour(1.0)
