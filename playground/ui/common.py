@@ -29,10 +29,16 @@ def model_choices(kinds: Iterable[str], lang: str, languages: Iterable[str] | No
     ]
 
 
+def why_unavailable(spec: ModelSpec, lang: str) -> str:
+    """The availability reason in the user's language."""
+    state = availability.check(spec)
+    return t(f"avail.{state.code}", lang, bundle=spec.bundle, hf_id=spec.hf_id) if state.code else state.reason
+
+
 def unavailable_note(kinds: Iterable[str], lang: str) -> str:
     """Markdown listing the models of these kinds that cannot load here, and why."""
-    missing = [(s, availability.check(s)) for s in registry().values() if s.kind in set(kinds)]
-    lines = [f"- {s.label} (`{s.hf_id}`): {a.reason}" for s, a in missing if not a.ok]
+    missing = [s for s in registry().values() if s.kind in set(kinds) and not availability.check(s).ok]
+    lines = [f"- {s.label} (`{s.hf_id}`): {why_unavailable(s, lang)}" for s in missing]
     return "" if not lines else t("common.unavailable_header", lang) + "\n" + "\n".join(lines)
 
 

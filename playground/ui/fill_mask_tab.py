@@ -112,16 +112,17 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         with gr.Column(scale=3):
             text = loc.add(gr.Textbox(EXAMPLES[0]["text"], label=t("fill_mask.text", "en"), info=t("fill_mask.text_info", "en"), lines=2),
                            label="fill_mask.text", info="fill_mask.text_info")
-            gr.Examples([[e["text"]] for e in EXAMPLES], [text], label=t("common.examples", "en"))
+            examples = gr.Examples([[e["text"]] for e in EXAMPLES], [text], label=t("common.examples", "en"))
+            loc.add(examples.dataset, label="common.examples")
         with gr.Column(scale=2):
             models = loc.add(gr.CheckboxGroup(model_choices(KINDS, "en"), value=default_models(), label=t("common.models", "en"),
                                               info=t("fill_mask.models_info", "en")), label="common.models", info="fill_mask.models_info")
             top_k = gr.Slider(1, 20, value=5, step=1, label="Top-k")
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")
     loc.add(gr.Markdown(t("fill_mask.causal_note", "en")), value="fill_mask.causal_note")
-    note = unavailable_note(KINDS, "en")
-    if note:
-        gr.Markdown(note)
+    if unavailable_note(KINDS, "en"):
+        with loc.add(gr.Accordion(t("common.unavailable_title", "en"), open=False), label="common.unavailable_title"):
+            loc.add(gr.Markdown(unavailable_note(KINDS, "en")), value=lambda lang: unavailable_note(KINDS, lang))
     plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en")), label="fill_mask.plot")
     info = gr.Markdown(elem_classes="tp-provenance")
     table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")

@@ -6,6 +6,7 @@ import gradio as gr
 
 from playground import availability, models
 from playground.registry import registry
+from playground.ui.common import why_unavailable
 from playground.ui.i18n import Localizer, t
 
 
@@ -16,7 +17,7 @@ def status_markdown(lang: str) -> str:
     rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for spec in registry().values():
         where = availability.check(spec)
-        state = t("status.available", lang, where=where.where) if where.ok else t("status.unavailable", lang, reason=where.reason)
+        state = t("status.available", lang, where=where.where) if where.ok else t("status.unavailable", lang, reason=why_unavailable(spec, lang))
         rows.append(f"| {spec.label} (`{spec.hf_id}`) | {spec.kind} | {', '.join(spec.languages)} | {state} |")
     return "\n".join(head + rows)
 
