@@ -7,6 +7,8 @@ import io
 import math
 from typing import Any
 
+import numpy as np
+
 from playground.embeddings import PolysemyResult, separating_layer
 from playground.figures.polysemy import layer_curve_figure, scatter_figure, similarity_figure
 from playground.ui.common import export_file, export_json
@@ -49,7 +51,9 @@ def reading(result: PolysemyResult, lang: str) -> str:
             best = int(max(range(len(v.nn_accuracy)), key=lambda k: -1 if math.isnan(v.nn_accuracy[k]) else v.nn_accuracy[k]))
             lines.append(t("polysemy.read_never", lang, model=name, acc=float(v.nn_accuracy[best]), layer=best))
         else:
-            lines.append(t("polysemy.read_from", lang, model=name, layer=start))
+            first = int(np.argmax(np.nan_to_num(v.nn_accuracy) >= 0.9))
+            lines.append(t("polysemy.read_from", lang, model=name, layer=start)
+                         + (t("polysemy.read_first", lang, layer=first) if first < start else ""))
         if v.vectors.family_kind == "causal":  # the registry kind is data: left-to-right models
             causal.append(name)
     lines += [t("polysemy.read_causal", lang, model=", ".join(causal))] if causal else []

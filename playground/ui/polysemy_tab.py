@@ -92,8 +92,9 @@ def build_tab(ui) -> dict:
             projection = loc.add(gr.Radio(choices(proj_pairs, "en"), value="pca", label=t("polysemy.projection")),
                                  label="polysemy.projection", choices=lambda lang: choices(proj_pairs, lang))
             dims = loc.add(gr.Radio([("2-D", "2"), ("3-D", "3")], value="2", label=t("polysemy.dims")), label="polysemy.dims")
-            loc.add(gr.Markdown(unavailable_note(ALL_KINDS, "en")), value=lambda lang: unavailable_note(ALL_KINDS, lang))
-    run = loc.add(gr.Button(t("polysemy.run"), variant="primary"), value="polysemy.run")
+            with loc.add(gr.Accordion(t("common.unavailable_header"), open=False), label="common.unavailable_header"):
+                loc.add(gr.Markdown(unavailable_note(ALL_KINDS, "en")), value=lambda lang: unavailable_note(ALL_KINDS, lang))
+    run = loc.add(gr.Button(t("polysemy.run"), variant="primary", elem_id="polysemy-run"), value="polysemy.run")
     reading = gr.Markdown(elem_id="polysemy-reading")
     notes, prov = gr.Markdown(), gr.Markdown()
     scatter = gr.Plot(elem_id="polysemy-scatter")

@@ -113,3 +113,9 @@ def test_presets_are_valid():
         targets = parse_sentences(preset["word"], preset["sentences"])
         assert all(t.span is not None and t.label for t in targets), key
         assert len({t.label for t in targets}) == 2 and f"polysemy.preset.{key}" in STRINGS
+
+
+def test_chinese_note_only_for_chinese_words_without_a_chinese_model(monkeypatch):
+    monkeypatch.setattr(polysemy_tab.availability, "available_specs", lambda *kinds: [])
+    assert "bert-chinese" in polysemy_tab._chinese_note("银行", "en")
+    assert polysemy_tab._chinese_note("bank", "en") == ""

@@ -55,6 +55,7 @@ STRINGS = {
                              "{model}：每个句子都是同一个向量，因此从原理上就无法区分词义。"),
     "polysemy.read_from": ("{model} separates the senses from layer {layer} on (nearest-neighbour accuracy ≥ 90%).",
                            "{model} 从第 {layer} 层起区分开了词义（最近邻准确率 ≥ 90%）。"),
+    "polysemy.read_first": (" (It first reached 90% at layer {layer}.)", "（第 {layer} 层首次达到 90%。）"),
     "polysemy.read_never": ("{model} does not cleanly separate them here (best nearest-neighbour accuracy {acc:.0%}, layer {layer}).",
                             "{model} 在这里没有清楚地区分词义（最近邻准确率最高 {acc:.0%}，第 {layer} 层）。"),
     "polysemy.read_causal": (
