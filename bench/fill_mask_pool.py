@@ -1,0 +1,75 @@
+"""Does widening the causal filler's candidate pool find answers only the right context suggests?
+
+For sentences whose answer is only guessable from the words AFTER the blank, count how
+often an acceptable answer is in the whole-sentence top 5 when the candidates come from
+(a) the left context only, and (b) the left context plus a prompt that shows the whole
+sentence first (what playground.causal_fill does). Also prints the time of each, in one run.
+
+    python bench/fill_mask_pool.py
+"""
+
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import torch  # noqa: E402
+
+from playground import causal_fill, models  # noqa: E402
+
+PROBES = [
+    ("The river [MASK] was muddy after the rain.", {"bank", "banks", "water", "bed"}),
+    ("The [MASK] barked at the mailman all morning.", {"dog", "dogs", "puppy"}),
+    ("My [MASK] meowed until I fed her.", {"cat", "kitten"}),
+    ("The [MASK] buzzed around the flowers collecting pollen.", {"bee", "bees"}),
+    ("She played the [MASK] with her bow in the orchestra.", {"violin", "cello", "viola"}),
+    ("The [MASK] flew south for the winter.", {"birds", "geese", "bird", "ducks"}),
+    ("He put the milk back in the [MASK] to keep it cold.", {"fridge", "refrigerator"}),
+    ("The [MASK] landed safely at the airport.", {"plane", "airplane", "flight", "aircraft", "jet"}),
+    ("I brushed my [MASK] with toothpaste.", {"teeth", "tooth"}),
+    ("The [MASK] was delicious with melted cheese and tomato sauce.", {"pizza", "pasta", "sandwich", "burger"}),
+]
+
+
+def left_only_pool(lm, text, top_k, pool):
+    """The same rescoring, but with candidates from the left context alone (no primed prompt)."""
+    original = causal_fill._word_candidates
+    calls = []
+
+    def only_first(lm_, probs, n, start):
+        calls.append(1)
+        return original(lm_, probs, n, start) if len(calls) % 2 == 1 else []
+
+    causal_fill._word_candidates = only_first
+    try:
+        return causal_fill.fill_blanks_causal(lm, [text], top_k, pool)[0]
+    finally:
+        causal_fill._word_candidates = original
+
+
+def main():
+    lm = models.load("smollm2-instruct")
+    torch.set_grad_enabled(False)
+    rows, totals = [], {"left pool": [0, 0.0], "widened pool": [0, 0.0]}
+    for text, answers in PROBES:
+        for name, run in (("left pool", lambda: left_only_pool(lm, text, 5, causal_fill.POOL_PER_SOURCE)),
+                          ("widened pool", lambda: causal_fill.fill_blanks_causal(lm, [text], 5)[0])):
+            start = time.perf_counter()
+            fill = run()
+            totals[name][1] += time.perf_counter() - start
+            top5 = [p.word for p in fill.whole.predictions[0]]
+            hit = bool(answers & set(top5))
+            totals[name][0] += hit
+            rows.append((name, text, hit, top5))
+    for name, text, hit, top5 in rows:
+        print(f"{name:13s} {'HIT ' if hit else 'miss'} {text:60s} {top5}")
+    (h_left, t_left), (h_wide, t_wide) = totals["left pool"], totals["widened pool"]
+    print(f"\nhit@5 left pool:    {h_left}/{len(PROBES)}  time {t_left:.1f} s")
+    print(f"hit@5 widened pool: {h_wide}/{len(PROBES)}  time {t_wide:.1f} s  (time ratio {t_wide / t_left:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
