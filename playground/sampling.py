@@ -75,7 +75,8 @@ class Distribution:
     tokens: list[str]  # how each reads (a lone piece of a multi-byte character may show as �)
     probs: dict[str, np.ndarray]  # stage -> (N_SHOWN,) probabilities after that stage, renormalised
     entropy: dict[str, float]  # stage -> entropy in bits of the whole-vocabulary distribution
-    kept: dict[str, int]  # stage -> how many vocabulary tokens still have probability > 0
+    kept: dict[str, int]  # stage -> how many vocabulary tokens the stage has not filtered out
+    shown_kept: dict[str, np.ndarray]  # stage -> (N_SHOWN,) bool, False = filtered out (a kept token may still round to 0)
     chosen: int | None = None  # token id drawn from this distribution (step-through)
     chosen_rank: int | None = None  # 1 = the raw favourite
     chosen_prob: float | None = None  # its probability in the final stage
@@ -89,6 +90,7 @@ class Distribution:
             "tokens": self.tokens, "token_ids": self.token_ids,
             "probs": {k: [round(float(p), 6) for p in v] for k, v in self.probs.items()},
             "entropy_bits": {k: round(v, 4) for k, v in self.entropy.items()}, "kept": self.kept,
+            "filtered": {k: [not bool(x) for x in v] for k, v in self.shown_kept.items()},
             "nucleus_size": self.nucleus_size, "chosen": self.chosen, "chosen_rank": self.chosen_rank,
             "chosen_prob": None if self.chosen_prob is None else round(self.chosen_prob, 6),
         }
@@ -119,7 +121,8 @@ def distribution(lm: LoadedModel, logits: torch.Tensor, s: SamplingSettings, cho
         tokens=[token_text(lm.tokenizer, i) for i in ids],
         probs={k: v[top.indices].cpu().numpy() for k, v in full.items()},
         entropy={k: entropy_bits(v) for k, v in full.items()},
-        kept={k: int((v > 0).sum()) for k, v in full.items()},
+        kept={k: int(torch.isfinite(v).sum()) for k, v in staged.items()},
+        shown_kept={k: torch.isfinite(v[0, top.indices]).cpu().numpy() for k, v in staged.items()},
         chosen=chosen, chosen_rank=rank, chosen_prob=prob,
     )
 

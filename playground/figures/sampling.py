@@ -21,11 +21,11 @@ LOW, HIGH = (230, 159, 0), (86, 180, 233)  # orange = the model found it unlikel
 
 def _bars(fig: go.Figure, view: "Distribution", stage: str, col: int, hover_stage: str) -> None:
     labels = [f"{rank}. {tok}" for rank, tok in enumerate(view.tokens, start=1)]  # ranked: tokens that read alike stay apart
-    probs = view.probs[stage]
-    colours = [CHOSEN if i == view.chosen else KEPT if p > 0 else MUTED for i, p in zip(view.token_ids, probs)]
+    probs, kept = view.probs[stage], view.shown_kept[stage]
+    colours = [CHOSEN if i == view.chosen else KEPT if k else MUTED for i, k in zip(view.token_ids, kept)]
     fig.add_trace(go.Bar(
         x=[float(p) for p in probs][::-1], y=labels[::-1], orientation="h", marker_color=colours[::-1],
-        text=[f"{p:.1%}" if p > 0 else "×" for p in probs][::-1], textposition="auto",
+        text=[f"{p:.1%}" if k else "×" for p, k in zip(probs, kept)][::-1], textposition="auto",
         customdata=[[i, hover_stage] for i in view.token_ids][::-1],
         hovertemplate="%{y} (id %{customdata[0]})<br>%{customdata[1]}: p = %{x:.4f}<extra></extra>", showlegend=False,
     ), row=1, col=col)
