@@ -3,7 +3,9 @@
 For sentences whose answer is only guessable from the words AFTER the blank, count how
 often an acceptable answer is in the whole-sentence top 5 when the candidates come from
 (a) the left context only, and (b) the left context plus a prompt that shows the whole
-sentence first (what playground.causal_fill does). Also prints the time of each, in one run.
+sentence first (what playground.causal_fill does). Also prints the time of each, in one run,
+and the time of scoring the candidate sentences with the shared-prefix KV cache against
+running every sentence in full (the obvious way).
 
     python bench/fill_mask_pool.py
 """
@@ -50,6 +52,25 @@ def left_only_pool(lm, text, top_k, pool):
         causal_fill._word_candidates = original
 
 
+def scoring_times(lm):
+    """Shared-prefix scoring vs full sentences, on every probe's candidate sentences (same run)."""
+    from playground.causal_fill import _full_logprobs, _rows, _sentence_logprobs
+
+    fast = full = 0.0
+    for text, _ in PROBES:
+        left, right = text.split("[MASK]")
+        sentences = [left.rstrip() + w + right for w in (" dog", " cat", " bank", " water", " plane", " pizza", " bees", " violin") * 16]
+        start = time.perf_counter()
+        _sentence_logprobs(lm, sentences)
+        fast += time.perf_counter() - start
+        start = time.perf_counter()
+        for lo in range(0, len(sentences), causal_fill.ROWS_PER_PASS):
+            _full_logprobs(lm, _rows(lm, sentences[lo : lo + causal_fill.ROWS_PER_PASS]))
+        full += time.perf_counter() - start
+    print(f"scoring 128 candidate sentences x {len(PROBES)} probes: shared prefix {fast:.1f} s, full {full:.1f} s, "
+          f"speed-up {full / fast:.2f}x")
+
+
 def main():
     lm = models.load("smollm2-instruct")
     torch.set_grad_enabled(False)
@@ -69,6 +90,7 @@ def main():
     (h_left, t_left), (h_wide, t_wide) = totals["left pool"], totals["widened pool"]
     print(f"\nhit@5 left pool:    {h_left}/{len(PROBES)}  time {t_left:.1f} s")
     print(f"hit@5 widened pool: {h_wide}/{len(PROBES)}  time {t_wide:.1f} s  (time ratio {t_wide / t_left:.2f}x)")
+    scoring_times(lm)
 
 
 if __name__ == "__main__":

@@ -69,16 +69,51 @@ def _pad(rows: list[list[int]], pad_id: int, left: bool) -> tuple[torch.Tensor, 
     return ids, mask
 
 
-def _sentence_logprobs(lm: LoadedModel, sentences: list[str]) -> np.ndarray:
-    """log p(sentence) under the model, summed over its tokens, in batched passes."""
+def _rows(lm: LoadedModel, sentences: list[str]) -> list[list[int]]:
     start = _start_ids(lm)
-    rows = [start + lm.tokenizer(s, add_special_tokens=False).input_ids for s in sentences]
+    return [start + lm.tokenizer(s, add_special_tokens=False).input_ids for s in sentences]
+
+
+def _full_logprobs(lm: LoadedModel, rows: list[list[int]]) -> torch.Tensor:
+    """log p(row) summed over every token after the first, each row run in full."""
+    ids, mask = _pad(rows, lm.tokenizer.pad_token_id or 0, left=False)
+    logp = _forward(lm, ids, mask).log_softmax(-1).cpu()
+    return (logp[:, :-1].gather(-1, ids[:, 1:, None])[..., 0] * mask[:, 1:]).sum(-1)
+
+
+def _tail_logprobs(lm: LoadedModel, prefix: list[int], tails: list[list[int]]) -> torch.Tensor:
+    """log p(tail | prefix) per tail: the shared prefix runs once, its KV cache repeated for every tail."""
+    out = lm.model(input_ids=torch.tensor([prefix], device=lm.device), use_cache=True)
+    cache = out.past_key_values
+    cache.batch_repeat_interleave(len(tails))
+    ids, mask = _pad(tails, lm.tokenizer.pad_token_id or 0, left=False)
+    full_mask = torch.cat([torch.ones((len(tails), len(prefix)), dtype=torch.long), mask], dim=1)
+    positions = (len(prefix) + torch.arange(ids.shape[1])).expand(len(tails), -1)
+    logits = lm.model(input_ids=ids.to(lm.device), attention_mask=full_mask.to(lm.device), position_ids=positions.to(lm.device),
+                      past_key_values=cache).logits.float()
+    first = out.logits[0, -1].float().log_softmax(-1).cpu()[ids[:, 0]]  # the prefix's last position predicts each tail's first token
+    rest = logits.log_softmax(-1).cpu()[:, :-1].gather(-1, ids[:, 1:, None])[..., 0] * mask[:, 1:]
+    return first + rest.sum(-1)
+
+
+def _sentence_logprobs(lm: LoadedModel, sentences: list[str]) -> np.ndarray:
+    """log p(sentence), up to a constant shared by all the sentences, in batched passes.
+
+    Candidate sentences differ only after the blank, so the tokens they share at the
+    start are run once (its KV cache reused) and their probability, the same for every
+    sentence, is left out: it cancels when the scores are compared.
+    """
+    rows = _rows(lm, sentences)
+    shared = 0
+    while shared < min(map(len, rows)) - 1 and len({r[shared] for r in rows}) == 1:
+        shared += 1
     scores = []
     for lo in range(0, len(rows), ROWS_PER_PASS):
-        ids, mask = _pad(rows[lo : lo + ROWS_PER_PASS], lm.tokenizer.pad_token_id or 0, left=False)
-        logp = _forward(lm, ids, mask).log_softmax(-1).cpu()
-        picked = logp[:, :-1].gather(-1, ids[:, 1:, None])[..., 0] * mask[:, 1:]  # (rows, T-1)
-        scores.append(picked.sum(-1))
+        chunk = rows[lo : lo + ROWS_PER_PASS]
+        if shared == 0:  # nothing in common (no start token): run every row in full
+            scores.append(_full_logprobs(lm, chunk))
+        else:
+            scores.append(_tail_logprobs(lm, chunk[0][:shared], [r[shared:] for r in chunk]))
     return torch.cat(scores).numpy().astype(np.float64)
 
 

@@ -98,3 +98,16 @@ def test_left_context_reading_ignores_the_right_context(tiny_clm):
     a = fill_blanks_causal(tiny_clm, ["the river [MASK] was muddy ."], top_k=5, pool=10)[0]
     b = fill_blanks_causal(tiny_clm, ["the river [MASK] fell from the tree ."], top_k=5, pool=10)[0]
     assert [p.token_id for p in a.left.predictions[0]] == [p.token_id for p in b.left.predictions[0]]
+
+
+@pytest.mark.parametrize("fixture", ["tiny_clm", "tiny_llama"])
+def test_shared_prefix_scoring_equals_full_scoring_up_to_a_constant(fixture, request):
+    from playground.causal_fill import _full_logprobs, _rows, _sentence_logprobs
+
+    lm = request.getfixturevalue(fixture)
+    sentences = ["the river bank was muddy .", "the river water was muddy after the rain .", "the river was cold ."]
+    with torch.no_grad():
+        fast = _sentence_logprobs(lm, sentences)
+        full = _full_logprobs(lm, _rows(lm, sentences)).numpy()
+    gaps = fast - full
+    assert abs(gaps.max() - gaps.min()) < 1e-4  # the left-out shared prefix is the same constant for every row
