@@ -22,8 +22,8 @@ TABS = [
     ("fill_mask", "fill_mask.tab", fill_mask_tab.build_tab),
     ("polysemy", "polysemy.tab", polysemy_tab.build_tab),
     ("masking", "masking.tab", masking_tab.build_tab),
-    ("attention", "attention.tab", attention_tab.build_tab),
     ("sampling", "sampling.tab", sampling_tab.build_tab),
+    ("attention", "attention.tab", attention_tab.build_tab),
 ]
 
 # Follow the browser's language on first load (the switch overrides it).
