@@ -43,7 +43,7 @@ def distribution_figure(view: "Distribution", stage_titles: Sequence[str], x_tit
         _bars(fig, view, stage, col, stage_titles[col - 1].split("<br>")[0])
         fig.update_xaxes(range=[0, 1.05], tickformat=".0%", title_text=x_title, row=1, col=col)
     fig.update_annotations(font_size=12)
-    return base_layout(fig, height=120 + 22 * len(view.tokens))
+    return base_layout(fig, height=140 + 22 * len(view.tokens)).update_layout(margin_t=70)  # room for two-line column titles
 
 
 def temperature_figure(views: Sequence["Distribution"], titles: Sequence[str], x_title: str) -> go.Figure:
@@ -53,7 +53,7 @@ def temperature_figure(views: Sequence["Distribution"], titles: Sequence[str], x
         _bars(fig, view, "top_p", col, titles[col - 1].split("<br>")[0])
         fig.update_xaxes(range=[0, 1.05], tickformat=".0%", title_text=x_title, row=1, col=col)
     fig.update_annotations(font_size=12)
-    return base_layout(fig, height=120 + 22 * max(len(v.tokens) for v in views))
+    return base_layout(fig, height=140 + 22 * max(len(v.tokens) for v in views)).update_layout(margin_t=70)
 
 
 def probability_colour(p: float) -> str:

@@ -48,7 +48,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         generate_button = loc.add(gr.Button(t("sampling.generate_button", "en"), variant="primary", elem_id="sampling-generate"),
                                   value="sampling.generate_button")
     info = gr.Markdown(elem_classes="tp-provenance")
-    files = loc.add(gr.File(label=t("sampling.exports", "en"), file_count="multiple"), label="sampling.exports")
+    files = loc.add(gr.File(label=t("sampling.exports", "en"), file_count="multiple", height=120, elem_id="sampling-files"), label="sampling.exports")
 
     _header(loc, "sampling.next_header")
     next_plot = gr.Plot(show_label=False, elem_id="sampling-next-plot")
