@@ -5,7 +5,7 @@ from __future__ import annotations
 import gradio as gr
 
 from playground.ui import attention_views as av
-from playground.ui.common import export_file, export_figure_html, export_json, friendly_errors, model_choices, unavailable_note
+from playground.ui.common import export_file, export_figure_html, export_json, friendly_errors, model_choices, unavailable_panel
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
@@ -47,9 +47,7 @@ def build_tab(ui: UIContext) -> dict:
     with gr.Row():
         export = loc.add(gr.Button(t("attention.export"), size="sm"), value="attention.export")
         files = loc.add(gr.File(label=t("attention.files"), file_count="multiple", interactive=False), label="attention.files")
-    note = unavailable_note(KINDS, "en")
-    if note:
-        loc.add(gr.Markdown(note), value=lambda lang: unavailable_note(KINDS, lang))
+    unavailable_panel(KINDS, loc)
 
     inputs = [model, text, text_b, view, layer, head, query, row_start, other, ui.lang]
     outputs = [info, plot, plot2, image, step, layer, head, query, row_start]

@@ -42,6 +42,14 @@ def unavailable_note(kinds: Iterable[str], lang: str) -> str:
     return "" if not lines else t("common.unavailable_header", lang) + "\n" + "\n".join(lines)
 
 
+def unavailable_panel(kinds: Iterable[str], loc: Any) -> None:
+    """A collapsed "Models not available here" list (nothing when all can load), relabelled on a language switch."""
+    kinds = tuple(kinds)
+    if unavailable_note(kinds, "en"):
+        with loc.add(gr.Accordion(t("common.unavailable_title", "en"), open=False), label="common.unavailable_title"):
+            loc.add(gr.Markdown(unavailable_note(kinds, "en")), value=lambda lang: unavailable_note(kinds, lang))
+
+
 def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> models.LoadedModel:
     """Load an allow-listed model, telling the user while the first load runs; errors become gr.Error."""
     try:

@@ -15,7 +15,7 @@ from playground.figures.fill_mask import fill_mask_figure
 from playground.fill_mask import FillMaskResult, count_masks, fill_mask
 from playground.ui.common import (
     check_keys, export_figure_html, export_file, export_json, friendly_errors, load_model, model_choices, provenance,
-    unavailable_note,
+    unavailable_panel,
 )
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
@@ -120,9 +120,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             top_k = gr.Slider(1, 20, value=5, step=1, label="Top-k")
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")
     loc.add(gr.Markdown(t("fill_mask.causal_note", "en")), value="fill_mask.causal_note")
-    if unavailable_note(KINDS, "en"):
-        with loc.add(gr.Accordion(t("common.unavailable_title", "en"), open=False), label="common.unavailable_title"):
-            loc.add(gr.Markdown(unavailable_note(KINDS, "en")), value=lambda lang: unavailable_note(KINDS, lang))
+    unavailable_panel(KINDS, loc)
     plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en")), label="fill_mask.plot")
     info = gr.Markdown(elem_classes="tp-provenance")
     table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")

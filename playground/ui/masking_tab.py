@@ -5,7 +5,7 @@ from __future__ import annotations
 import gradio as gr
 
 from playground.masking_stats import MAX_DRAWS
-from playground.ui.common import model_choices, unavailable_note
+from playground.ui.common import model_choices, unavailable_panel
 from playground.ui.i18n import t
 from playground.ui.masking_run import STRATEGIES, TOKENIZER_KINDS, generator_choices, run_masking
 from playground.ui.share import share_link_row
@@ -31,7 +31,7 @@ def build_tab(ui) -> dict:
             default = next((k for _, k in models if k == "minilm"), models[0][1] if models else None)
             model = loc.add(gr.Dropdown(models, value=default, label=t("masking.model")), label="masking.model")
             seed = loc.add(gr.Number(0, precision=0, label=t("masking.seed")), label="masking.seed")
-            loc.add(gr.Markdown(unavailable_note(TOKENIZER_KINDS, "en")), value=lambda lang: unavailable_note(TOKENIZER_KINDS, lang))
+            unavailable_panel(TOKENIZER_KINDS, loc)
     with loc.add(gr.Accordion(t("masking.settings"), open=False, elem_id="masking-settings"), label="masking.settings"):
         with gr.Row():
             p = loc.add(gr.Slider(0.0, 1.0, 0.15, step=0.01, label=t("masking.p")), label="masking.p")

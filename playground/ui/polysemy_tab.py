@@ -12,7 +12,7 @@ from playground.alignment import is_cjk, parse_sentences
 from playground.embeddings import KINDS, compare_senses
 from playground.errors import InputError
 from playground.ui import polysemy_render as render
-from playground.ui.common import check_keys, friendly_errors, load_model, model_choices, unavailable_note
+from playground.ui.common import check_keys, friendly_errors, load_model, model_choices, unavailable_panel
 from playground.ui.i18n import choices, t
 from playground.ui.share import share_link_row
 
@@ -92,8 +92,7 @@ def build_tab(ui) -> dict:
             projection = loc.add(gr.Radio(choices(proj_pairs, "en"), value="pca", label=t("polysemy.projection")),
                                  label="polysemy.projection", choices=lambda lang: choices(proj_pairs, lang))
             dims = loc.add(gr.Radio([("2-D", "2"), ("3-D", "3")], value="2", label=t("polysemy.dims")), label="polysemy.dims")
-            with loc.add(gr.Accordion(t("common.unavailable_header"), open=False), label="common.unavailable_header"):
-                loc.add(gr.Markdown(unavailable_note(ALL_KINDS, "en")), value=lambda lang: unavailable_note(ALL_KINDS, lang))
+            unavailable_panel(ALL_KINDS, loc)
     run = loc.add(gr.Button(t("polysemy.run"), variant="primary", elem_id="polysemy-run"), value="polysemy.run")
     reading = gr.Markdown(elem_id="polysemy-reading")
     notes, prov = gr.Markdown(), gr.Markdown()

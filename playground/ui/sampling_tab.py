@@ -8,7 +8,7 @@ import gradio as gr
 
 from playground import sampling
 from playground.ui import sampling_run as run
-from playground.ui.common import model_choices, unavailable_note
+from playground.ui.common import model_choices, unavailable_panel
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
@@ -29,9 +29,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             gr.Examples([[e] for e in EXAMPLES], [prompt], label=t("common.examples", "en"))
             model = loc.add(gr.Dropdown(model_choices(run.KINDS, "en"), value=run.default_model(), label=t("common.model", "en")),
                             label="common.model")
-            note = unavailable_note(run.KINDS, "en")
-            if note:
-                loc.add(gr.Markdown(note), value=lambda lang: unavailable_note(run.KINDS, lang))
+            unavailable_panel(run.KINDS, loc)
         with gr.Column(scale=2):
             temperature = loc.add(gr.Slider(0, sampling.MAX_TEMPERATURE, value=0.8, step=0.05, label=t("sampling.temperature", "en"),
                                             info=t("sampling.temperature_info", "en")), label="sampling.temperature", info="sampling.temperature_info")
