@@ -148,4 +148,5 @@ def run_masking(text, model_key, strategy, seed, p, pm, pr, epochs, prefix_len, 
     csv = "position,token,action,label\n" + "\n".join(
         f"{i},{json.dumps(tok, ensure_ascii=False)},{a},{lab}" for i, (tok, a, lab) in enumerate(zip(result.tokens, result.actions, result.labels)))
     files = [export_json("masking.json", payload), export_file("masking.csv", csv), export_figure_html("masking.html", grid)]
-    return summary, grid, matrix_fig, stats_md, stats_fig, payload, files
+    shown = lambda fig: gr.update(value=fig, visible=fig is not None)  # noqa: E731 (no empty plot boxes)
+    return summary, grid, shown(matrix_fig), stats_md, shown(stats_fig), payload, files

@@ -45,13 +45,13 @@ def build_tab(ui) -> dict:
     run = loc.add(gr.Button(t("masking.run"), variant="primary", elem_id="masking-run"), value="masking.run")
     summary = gr.Markdown(elem_id="masking-summary")
     grid = gr.Plot(elem_id="masking-grid")
-    matrices = gr.Plot(elem_id="masking-matrices")
+    matrices = gr.Plot(elem_id="masking-matrices", visible=False)
     with loc.add(gr.Accordion(t("masking.stats"), open=True), label="masking.stats"):
         with gr.Row():
             draws = loc.add(gr.Number(2000, precision=0, minimum=1, maximum=MAX_DRAWS, label=t("masking.draws")), label="masking.draws")
             run_stats = loc.add(gr.Button(t("masking.run_stats"), elem_id="masking-run-stats"), value="masking.run_stats")
         stats_md = gr.Markdown(elem_id="masking-stats")
-        stats_fig = gr.Plot(elem_id="masking-stats-plot")
+        stats_fig = gr.Plot(elem_id="masking-stats-plot", visible=False)
     files = loc.add(gr.File(file_count="multiple", label=t("masking.exports"), interactive=False), label="masking.exports")
     with loc.add(gr.Accordion(t("masking.json"), open=False), label="masking.json"):
         data = gr.JSON()
