@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from pathlib import Path
@@ -10,9 +11,10 @@ from typing import Any
 
 import gradio as gr
 
+from playground import models
 from playground.causal_fill import fill_blanks_causal
 from playground.figures.fill_mask import fill_mask_figure
-from playground.fill_mask import FillMaskResult, count_masks, fill_mask
+from playground.fill_mask import FillMaskResult, check_top_k, count_masks, fill_mask
 from playground.ui.common import (
     check_keys, export_figure_html, export_file, export_json, friendly_errors, load_model, model_choices, provenance,
     unavailable_panel,
@@ -20,7 +22,19 @@ from playground.ui.common import (
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
-KINDS = ("masked", "causal")
+
+def _masked_readings(lm, text: str, top_k: int) -> tuple[list[FillMaskResult], int | None]:
+    return fill_mask(lm, [text], top_k), None
+
+
+def _causal_readings(lm, text: str, top_k: int) -> tuple[list[FillMaskResult], int | None]:
+    (both,) = fill_blanks_causal(lm, [text], top_k)
+    return [both.left, both.whole], both.pool_size
+
+
+# How each kind of model fills a blank: one reading for a masked LM, two for a causal one.
+READINGS = {"masked": _masked_readings, "causal": _causal_readings}
+KINDS = tuple(READINGS)
 EXAMPLES = json.loads((Path(__file__).parents[2] / "assets" / "fill_mask" / "examples.json").read_text(encoding="utf-8"))
 
 
@@ -32,6 +46,13 @@ def default_models() -> list[str]:
     """Every available masked LM; the causal fallback only when there is none (offline)."""
     masked = [key for _, key in model_choices(["masked"], "en")]
     return masked or [key for _, key in model_choices(["causal"], "en")]
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_readings(key: str, text: str, top_k: int) -> tuple[list[FillMaskResult], int | None]:
+    """Results are pure in (model, text, top-k): a class pressing the same preset computes it once."""
+    lm = models.load(key)
+    return READINGS[lm.spec.kind](lm, text, top_k)
 
 
 def predict(text: str, keys: list[str] | None, top_k: int, lang: str, progress: Any = None) -> tuple[list[FillMaskResult], list[str], list[str]]:
@@ -48,12 +69,10 @@ def predict(text: str, keys: list[str] | None, top_k: int, lang: str, progress: 
         if progress is not None:
             progress(0.5, desc=t("common.running", lang, model=spec.label))
         with friendly_errors(lang):
-            if spec.kind == "masked":
-                results += fill_mask(lm, [text], top_k)
-            else:
-                (both,) = fill_blanks_causal(lm, [text], top_k)
-                results += [both.left, both.whole]
-                notes.append(t("fill_mask.pool", lang, model=spec.label, n=both.pool_size))
+            readings, pool = _cached_readings(spec.key, text, check_top_k(top_k))
+        results += readings
+        if pool:
+            notes.append(t("fill_mask.pool", lang, model=spec.label, n=pool))
         if _has_chinese(text) and not spec.speaks("zh"):
             notes.append(t("fill_mask.no_chinese", lang, model=spec.label))
     if _has_chinese(text) and not any(s.speaks("zh") for s in specs):
