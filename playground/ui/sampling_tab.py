@@ -26,7 +26,8 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         with gr.Column(scale=3):
             prompt = loc.add(gr.Textbox(EXAMPLES[0], label=t("sampling.prompt", "en"), info=t("sampling.prompt_info", "en"), lines=2,
                                         elem_id="sampling-prompt"), label="sampling.prompt", info="sampling.prompt_info")
-            gr.Examples([[e] for e in EXAMPLES], [prompt], label=t("common.examples", "en"))
+            examples = gr.Examples([[e] for e in EXAMPLES], [prompt], label=t("common.examples", "en"))
+            loc.add(examples.dataset, label="common.examples")
             model = loc.add(gr.Dropdown(model_choices(run.KINDS, "en"), value=run.default_model(), label=t("common.model", "en")),
                             label="common.model")
             unavailable_panel(run.KINDS, loc)

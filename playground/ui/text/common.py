@@ -3,8 +3,8 @@
 STRINGS = {
     "app.title": ("Transformer Playground", "Transformer 游乐场"),
     "app.subtitle": (
-        "See how ELMo, BERT, RoBERTa, ALBERT, ELECTRA, XLNet, SpanBERT, T5 and GPT work — on real models, in your browser.",
-        "亲眼看看 ELMo、BERT、RoBERTa、ALBERT、ELECTRA、XLNet、SpanBERT、T5 和 GPT 如何工作——真实模型，就在浏览器里。",
+        "See how BERT, RoBERTa, ALBERT, ELECTRA, XLNet, SpanBERT, T5 and GPT work — on real models, in your browser.",
+        "亲眼看看 BERT、RoBERTa、ALBERT、ELECTRA、XLNet、SpanBERT、T5 和 GPT 如何工作——真实模型，就在浏览器里。",
     ),
     "app.language": ("Language / 语言", "语言 / Language"),
     "app.status": ("Models and device", "模型与设备"),
