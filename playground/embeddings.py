@@ -186,19 +186,33 @@ def separating_layer(nn_accuracy: np.ndarray, threshold: float = 0.9) -> int | N
     return int(bad[-1] + 1) if bad.size else 0
 
 
+def sense_vectors(lm: LoadedModel, word: str, targets: list[Target], pooling: str = "mean",
+                  input_embeddings: bool = True) -> list[SenseVectors]:
+    """One model's vectors for `word`: all layers from one forward pass, or the static table's one vector."""
+    if lm.spec.kind == "static":
+        return [static_vectors(lm, word, targets)]
+    contextual, rows = contextual_vectors(lm, targets, pooling)
+    return [contextual, rows] if input_embeddings else [contextual]
+
+
+def compare_vectors(found: list[SenseVectors], word: str, targets: list[Target], layer: int | None = None,
+                    pooling: str = "mean", projection: str = "pca", dims: int = 2, seed: int = 0) -> PolysemyResult:
+    """Project, compare and score vectors already computed: changing layer or projection needs no forward pass."""
+    check_options(pooling, projection, dims)
+    views = [view(v, targets, layer, projection, dims, seed) for v in found]
+    return PolysemyResult(word, targets, views, pooling, projection, dims)
+
+
+def check_found(word: str, targets: list[Target]) -> None:
+    if all(t.span is None for t in targets):
+        raise InputError("polysemy_not_found", "'{word}' occurs in none of the sentences.", word=word)
+
+
 def compare_senses(models: list[LoadedModel], word: str, targets: list[Target], layer: int | None = None,
                    pooling: str = "mean", projection: str = "pca", dims: int = 2, seed: int = 0,
                    input_embeddings: bool = True) -> PolysemyResult:
     """Every model's vectors for `word` in `targets` (see alignment.parse_sentences), side by side."""
     check_options(pooling, projection, dims)
-    if all(t.span is None for t in targets):
-        raise InputError("polysemy_not_found", "'{word}' occurs in none of the sentences.", word=word)
-    found: list[SenseVectors] = []
-    for lm in models:
-        if lm.spec.kind == "static":
-            found.append(static_vectors(lm, word, targets))
-        else:
-            contextual, rows = contextual_vectors(lm, targets, pooling)
-            found += [contextual, rows] if input_embeddings else [contextual]
-    views = [view(v, targets, layer, projection, dims, seed) for v in found]
-    return PolysemyResult(word, targets, views, pooling, projection, dims)
+    check_found(word, targets)
+    found = [v for lm in models for v in sense_vectors(lm, word, targets, pooling, input_embeddings)]
+    return compare_vectors(found, word, targets, layer, pooling, projection, dims, seed)

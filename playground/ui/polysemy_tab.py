@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
 import gradio as gr
 
-from playground import availability
+from playground import availability, models
 from playground.alignment import is_cjk, parse_sentences
-from playground.embeddings import KINDS, compare_senses
+from playground.embeddings import KINDS, check_found, check_options, compare_vectors, sense_vectors
 from playground.errors import InputError
 from playground.ui import polysemy_render as render
 from playground.ui.common import check_keys, friendly_errors, load_model, model_choices, unavailable_panel
@@ -42,6 +43,12 @@ def _chinese_note(word: str, lang: str) -> str:
     return "" if speaks else t("polysemy.zh_needs_model", lang)
 
 
+@functools.lru_cache(maxsize=64)
+def _vectors(key: str, word: str, targets: tuple, pooling: str, input_embeddings: bool) -> tuple:
+    """Vectors are pure in their inputs: another layer, projection or dimension reuses the forward pass."""
+    return tuple(sense_vectors(models.load(key), word, list(targets), pooling, input_embeddings))
+
+
 def compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=gr.Progress()):
     """Public `polysemy` endpoint: the result kept for rendering, and the JSON answer."""
     specs = check_keys(keys, lang)
@@ -50,9 +57,13 @@ def compare(word, sentences, keys, input_embeddings, layer, pooling, projection,
         chosen = _layer(layer)
         if any(is_cjk(c) for c in word) and (deaf := [s.label for s in specs if not s.speaks("zh")]):
             gr.Warning(t("polysemy.not_chinese", lang, models=", ".join(deaf)))
-        lms = [load_model(s.key, lang, progress) for s in specs]
+        check_options(pooling, projection, int(dims))
+        check_found(word.strip(), targets)
+        for s in specs:
+            load_model(s.key, lang, progress)
         progress(0.5, desc=t("common.running", lang, model=", ".join(s.label for s in specs)))
-        result = compare_senses(lms, word.strip(), targets, chosen, pooling, projection, int(dims), input_embeddings=bool(input_embeddings))
+        found = [v for s in specs for v in _vectors(s.key, word.strip(), tuple(targets), pooling, bool(input_embeddings))]
+        result = compare_vectors(found, word.strip(), targets, chosen, pooling, projection, int(dims))
     return result, render.payload(result)
 
 
