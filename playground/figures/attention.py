@@ -57,7 +57,7 @@ def pool(matrix: np.ndarray, cells: int = THUMB_CELLS) -> np.ndarray:
 
 def layer_heads_figure(tokens: list[str], maps: np.ndarray, title: str, head_title: str = "head {head}") -> go.Figure:
     """All heads of one layer as small multiples; (heads, T, T), averaged in blocks for long inputs."""
-    heads, length = maps.shape[0], maps.shape[-1]
+    heads = maps.shape[0]
     cols = min(heads, 6 if heads % 6 == 0 or heads > 9 else (3 if heads == 9 else 4))
     rows = math.ceil(heads / cols)
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[head_title.format(head=h) for h in range(heads)],

@@ -8,7 +8,7 @@ import csv
 import io
 import os
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 import gradio as gr
 import numpy as np
@@ -17,7 +17,7 @@ from playground import attention as att
 from playground.attention_math import capture_layer, step_by_step
 from playground.figures import attention as figs
 from playground.positional import learned_position_similarity, sinusoidal_encoding
-from playground.ui.common import friendly_errors, load_model, provenance
+from playground.ui.common import friendly_errors, load_model, on_gpu, provenance
 from playground.ui.i18n import t
 
 VIEWS = ["head", "layer", "overview", "tokens", "mean", "rollout", "special", "entropy", "compare", "step", "positional"]
@@ -25,24 +25,13 @@ FLOAT16_ABOVE = 64 * 2**20  # maps bigger than this are kept as float16 (a 512-t
 API_CELLS = 40_000  # cells per T x T matrix in one API response, so the JSON stays under 1 MB
 
 
-def gpu(fn: Callable) -> Callable:
-    """`spaces.GPU` on a ZeroGPU Space, the function itself everywhere else."""
-    if not os.environ.get("SPACES_ZERO_GPU"):
-        return fn
-    try:
-        import spaces
-    except ImportError:
-        return fn
-    return spaces.GPU(fn)
-
-
-@gpu
+@on_gpu
 def _extract(lm: Any, request: att.AttentionRequest) -> att.AttentionResult:
     (result,) = att.extract_attention(lm, [request])
     return replace(result, attentions=result.attentions.astype(np.float16)) if result.attentions.nbytes > FLOAT16_ABOVE else result
 
 
-@gpu
+@on_gpu
 def _capture(lm: Any, request: att.AttentionRequest, layer: int) -> Any:
     return capture_layer(lm, request, layer)
 

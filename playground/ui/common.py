@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import gradio as gr
 
@@ -27,6 +28,17 @@ def model_choices(kinds: Iterable[str], lang: str, languages: Iterable[str] | No
         for s in availability.available_specs(*kinds)
         if not wanted or wanted & set(s.languages)
     ]
+
+
+def on_gpu(fn: Callable) -> Callable:
+    """`spaces.GPU` on a ZeroGPU Space (CUDA exists only inside it), the function itself everywhere else."""
+    if not os.environ.get("SPACES_ZERO_GPU"):
+        return fn
+    try:
+        import spaces
+    except ImportError:
+        return fn
+    return spaces.GPU(fn)
 
 
 def why_unavailable(spec: ModelSpec, lang: str) -> str:

@@ -16,7 +16,7 @@ from playground.causal_fill import fill_blanks_causal
 from playground.figures.fill_mask import fill_mask_figure
 from playground.fill_mask import FillMaskResult, check_top_k, count_masks, fill_mask
 from playground.ui.common import (
-    check_keys, export_figure_html, export_file, export_json, friendly_errors, load_model, model_choices, provenance,
+    check_keys, export_figure_html, export_file, export_json, friendly_errors, load_model, model_choices, on_gpu, provenance,
     unavailable_panel,
 )
 from playground.ui.i18n import UIContext, t
@@ -49,6 +49,7 @@ def default_models() -> list[str]:
 
 
 @functools.lru_cache(maxsize=512)
+@on_gpu
 def _cached_readings(key: str, text: str, top_k: int) -> tuple[list[FillMaskResult], int | None]:
     """Results are pure in (model, text, top-k): a class pressing the same preset computes it once."""
     lm = models.load(key)

@@ -13,7 +13,7 @@ from playground.alignment import is_cjk, parse_sentences
 from playground.embeddings import KINDS, check_found, check_options, compare_vectors, sense_vectors
 from playground.errors import InputError
 from playground.ui import polysemy_render as render
-from playground.ui.common import check_keys, friendly_errors, load_model, model_choices, unavailable_panel
+from playground.ui.common import check_keys, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
 from playground.ui.i18n import choices, t
 from playground.ui.share import share_link_row
 
@@ -44,6 +44,7 @@ def _chinese_note(word: str, lang: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
+@on_gpu
 def _vectors(key: str, word: str, targets: tuple, pooling: str, input_embeddings: bool) -> tuple:
     """Vectors are pure in their inputs: another layer, projection or dimension reuses the forward pass."""
     return tuple(sense_vectors(models.load(key), word, list(targets), pooling, input_embeddings))
