@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from playground import models
 from playground.attention import AttentionRequest, extract_attention, summarize
 from playground.attention_math import capture_layer, step_by_step
 from playground.positional import learned_position_similarity
@@ -11,14 +10,6 @@ from playground.positional import learned_position_similarity
 TEXT = "The animal didn't cross the street because it was too tired."
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return models.load("minilm")
-
-
-@pytest.fixture(scope="module")
-def smollm():
-    return models.load("smollm2-instruct")
 
 
 @pytest.fixture(scope="module")

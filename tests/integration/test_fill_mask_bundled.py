@@ -3,13 +3,8 @@
 import numpy as np
 import pytest
 
-from playground import models
 from playground.causal_fill import fill_blanks_causal
 
-
-@pytest.fixture(scope="module")
-def smollm():
-    return models.load("smollm2-instruct")
 
 
 @pytest.fixture(scope="module")
@@ -36,16 +31,15 @@ def test_whole_sentence_uses_the_right_context(smollm):
     assert "dog" not in [p.word for p in fill.left.predictions[0][:1]]
 
 
-def test_glove_neighbours_of_bank_are_financial():
-    glove = models.load("glove").model
-    near = set(glove.nearest("bank", k=10).words)
+def test_glove_neighbours_of_bank_are_financial(glove):
+    near = set(glove.model.nearest("bank", k=10).words)
     assert len(near & {"banks", "banking", "credit", "financial", "lending", "loans", "investment", "central", "deposit", "fund"}) >= 3
 
 
-def test_minilm_bank_vectors_cluster_by_sense():
+def test_minilm_bank_vectors_cluster_by_sense(minilm):
     import torch
 
-    lm = models.load("minilm")
+    lm = minilm
     sentences = {"river": ["He sat on the bank of the river.", "The river bank was muddy.", "Fish swam near the grassy bank of the stream."],
                  "money": ["She deposited money at the bank.", "The bank approved my loan.", "He works as a teller at the bank downtown."]}
     vecs = {}

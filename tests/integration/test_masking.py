@@ -1,23 +1,13 @@
 """Masking on the bundled real tokenizers, offline: MiniLM's WordPiece (has [MASK]) and SmolLM2 (has none)."""
 
-import pytest
 
 from playground import masking as m
 from playground import masking_spans as sp
 from playground import masking_stats as ms
-from playground.models import load
 
 TEXT = "Unbelievably, the tokenizer splits uncommon words into several pieces."
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return load("minilm")
-
-
-@pytest.fixture(scope="module")
-def smollm():
-    return load("smollm2-instruct")
 
 
 def test_wordpiece_words_split_into_pieces_are_masked_whole(minilm):

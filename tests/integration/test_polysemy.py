@@ -6,21 +6,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from playground import models
 from playground.alignment import parse_line, parse_sentences
 from playground.embeddings import compare_senses, contextual_vectors
 
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return models.load("minilm")
-
-
-@pytest.fixture(scope="module")
-def glove():
-    return models.load("glove")
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +49,7 @@ def test_chinese_runs_on_an_english_model_without_crashing(minilm):
     assert len(view.vectors.rows) == len(targets)
 
 
-def test_causal_model_sees_only_the_left_context():
-    lm = models.load("smollm2-instruct")
+def test_causal_model_sees_only_the_left_context(smollm):
     left = [parse_line("He sat on the bank of the river.", "bank"), parse_line("He sat on the bank of the money.", "bank")]
-    vectors, _ = contextual_vectors(lm, left)
+    vectors, _ = contextual_vectors(smollm, left)
     assert np.allclose(vectors.layers[-1][0], vectors.layers[-1][1], atol=1e-3)

@@ -3,14 +3,14 @@
 import pytest
 import torch
 
-from playground import generation, models, sampling
+from playground import generation, sampling
 
 PROMPT = "The future of AI is"
 
 
 @pytest.fixture(scope="module")
-def lm():
-    return models.load("smollm2-instruct")
+def lm(smollm):
+    return smollm
 
 
 def test_entropy_rises_with_temperature(lm):
