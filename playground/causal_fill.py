@@ -21,7 +21,8 @@ import numpy as np
 import torch
 
 from playground.fill_mask import FillMaskResult, Prediction, check_top_k, count_masks, split_at_masks
-from playground.models import LoadedModel
+from playground.errors import InputError
+from playground.models import LoadedModel, max_tokens
 from playground.tokens import is_word, token_text
 
 POOL_PER_SOURCE = 100  # word-initial candidates taken from each next-token distribution
@@ -155,6 +156,12 @@ def fill_blanks_causal(lm: LoadedModel, texts: list[str], top_k: int = 5, pool: 
 def _fill_one(lm: LoadedModel, text: str, top_k: int, pool: int) -> CausalFill:
     count_masks(text)
     pieces = split_at_masks(text)
+    # The primed prompt holds the sentence and its left context again: half the window each.
+    limit = max_tokens(lm) // 2 - 2
+    length = len(lm.tokenizer(" ".join(pieces), add_special_tokens=False).input_ids)
+    if length > limit:
+        raise InputError("blank_text_too_long", "The text is {n} tokens long; {model} fills blanks in at most {limit}.",
+                         n=length, model=lm.spec.label, limit=limit)
     left_preds, whole_preds, pool_sizes = [], [], []
     prefix = pieces[0]
     for k in range(1, len(pieces)):

@@ -111,3 +111,9 @@ def test_shared_prefix_scoring_equals_full_scoring_up_to_a_constant(fixture, req
         full = _full_logprobs(lm, _rows(lm, sentences)).numpy()
     gaps = fast - full
     assert abs(gaps.max() - gaps.min()) < 1e-4  # the left-out shared prefix is the same constant for every row
+
+
+def test_causal_fill_refuses_text_longer_than_its_window(tiny_clm):
+    with pytest.raises(InputError) as err:
+        fill_blanks_causal(tiny_clm, ["the river bank . " * 30 + "[MASK] ."], top_k=3, pool=5)
+    assert err.value.code == "blank_text_too_long"

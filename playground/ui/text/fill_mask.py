@@ -67,6 +67,10 @@ STRINGS = {
         "The [MASK]s are too far apart for this model ({limit} tokens at most).",
         "这些 [MASK] 相距太远，超出了模型的长度限制（最多 {limit} 个词元）。",
     ),
+    "error.blank_text_too_long": (
+        "The text is {n} tokens long; {model} fills blanks in at most {limit}.",
+        "文本长 {n} 个词元；{model} 填空时最多处理 {limit} 个。",
+    ),
     "error.no_mask_token": ("{model} has no mask token: it cannot fill in blanks.", "{model} 没有 mask 词元，无法填空。"),
     "error.not_fill_model": ("{model} cannot fill in blanks (it is a {kind} model).", "{model} 不能填空（它是 {kind} 模型）。"),
 }
