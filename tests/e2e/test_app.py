@@ -56,3 +56,19 @@ def test_share_link_restores_the_view(page):
     box = page.get_by_label("Sentence with [MASK]")
     box.wait_for(timeout=30_000)
     page.wait_for_function("() => [...document.querySelectorAll('textarea')].some(t => t.value.includes('river'))", timeout=30_000)
+
+
+LONG = "The river bank was muddy after the rain. " * 500  # ~4,500 tokens: past every model's window
+
+
+@pytest.mark.parametrize("endpoint, args, words", [
+    ("/fill_mask", (LONG + "[MASK].", ["smollm2-instruct"], 5, "en"), "tokens long"),
+    ("/polysemy", ("bank", "a | " + LONG + "\nb | the bank lent money.", ["minilm"], True, "last", "mean", "pca", "2", "en"), "tokens long"),
+    ("/next_token", (LONG, "smollm2-instruct", 0.8, 0, 1.0, None, "en"), "positions"),
+    ("/generate", (LONG, "smollm2-instruct", 0.8, 0, 1.0, 5, 1, 0, "en"), "positions"),
+    ("/attention", ("minilm", LONG, "", 0, 0, 0, "en"), "at most 512"),
+])
+def test_too_long_input_is_a_clean_error_in_every_endpoint(client, endpoint, args, words):
+    with pytest.raises(AppError) as err:
+        client.predict(*args, api_name=endpoint)
+    assert words in str(err.value) and "Traceback" not in str(err.value)
