@@ -8,11 +8,7 @@ from pathlib import Path  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
-from playground.ui import fill_mask_tab  # noqa: E402
-from playground.ui import polysemy_tab  # noqa: E402
-from playground.ui import masking_tab  # noqa: E402
-from playground.ui import attention_tab  # noqa: E402
-from playground.ui import sampling_tab  # noqa: E402
+from playground.ui import attention_tab, fill_mask_tab, masking_tab, polysemy_tab, sampling_tab  # noqa: E402
 from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.share import restore_from_url  # noqa: E402
 from playground.ui.status import build_status  # noqa: E402
