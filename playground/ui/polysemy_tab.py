@@ -21,6 +21,7 @@ ALL_KINDS = (*KINDS, "static")
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 DEFAULT_MODELS = ("minilm", "glove")
 LAYERS = [("polysemy.layer_last", "last")]
+MAX_LAYERS = 48  # offered before the first run; afterwards the chosen models' own depth
 
 
 def _layer(value: str | int | None) -> int | None:
@@ -68,13 +69,19 @@ def compare(word, sentences, keys, input_embeddings, layer, pooling, projection,
     return result, render.payload(result)
 
 
-def show(result, data, lang):
+def layer_choices(lang: str, deepest: int = MAX_LAYERS) -> list[tuple[str, str]]:
+    return choices(LAYERS, lang) + [(str(i), str(i)) for i in range(deepest + 1)]
+
+
+def show(result, data, lang, layer="last"):
     if result is None:
-        return [gr.update()] * 9
+        return [gr.update()] * 10
     figs = render.figures(result, lang)
     table = gr.update(value=render.score_rows(result), headers=render.score_headers(lang))
+    deepest = max(v.vectors.layers.shape[0] - 1 for v in result.views)  # the chosen models' layers, not a guess
     return (render.reading(result, lang), render.notes(result, lang), render.provenance_md(result, lang), *figs, table,
-            render.exports(result, figs, data), gr.update(visible=True))
+            render.exports(result, figs, data), gr.update(visible=True),
+            gr.update(choices=layer_choices(lang, deepest), value=layer if layer == "last" or int(layer) <= deepest else "last"))
 
 
 def build_tab(ui) -> dict:
@@ -94,7 +101,6 @@ def build_tab(ui) -> dict:
             keys = loc.add(gr.CheckboxGroup(model_choices(ALL_KINDS, "en"), value=[k for k in DEFAULT_MODELS if k in available],
                                             label=t("polysemy.models")), label="polysemy.models")
             static_rows = loc.add(gr.Checkbox(True, label=t("polysemy.input_embeddings")), label="polysemy.input_embeddings")
-            layer_choices = lambda lang: choices(LAYERS, lang) + [(str(i), str(i)) for i in range(49)]  # noqa: E731
             layer = loc.add(gr.Dropdown(layer_choices("en"), value="last", label=t("polysemy.layer"), info=t("polysemy.layer_info")),
                             label="polysemy.layer", info="polysemy.layer_info", choices=layer_choices)
             pool_pairs = [("polysemy.pooling_mean", "mean"), ("polysemy.pooling_first", "first")]
@@ -126,7 +132,7 @@ def build_tab(ui) -> dict:
     word.blur(lambda w, lang: _chinese_note(w, lang), [word, ui.lang], zh_note, api_visibility="private", queue=False)
     inputs = [word, sentences, keys, static_rows, layer, pooling, projection, dims, ui.lang]
     run.click(compare, inputs, [state, data], api_name="polysemy").success(
-        show, [state, data, ui.lang], [reading, notes, prov, scatter, heatmap, curve, table, files, raw], api_visibility="private")
+        show, [state, data, ui.lang, layer], [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer], api_visibility="private")
     ui.lang.change(lambda r, lang: render.reading(r, lang) if r else "", [state, ui.lang], reading, api_visibility="private")
     params = {"word": word, "sentences": sentences, "models": keys, "layer": layer, "pooling": pooling, "projection": projection, "dims": dims}
     share_link_row("polysemy", params, loc)

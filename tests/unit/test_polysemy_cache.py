@@ -19,3 +19,14 @@ def test_view_changes_reuse_the_vectors(tiny_encoder, monkeypatch):
     polysemy_tab.compare("bank", SENTENCES + "\nriver | the river bank was muddy .", ["minilm"], True, "last", "mean", "pca", "2", "en", progress)
     polysemy_tab._vectors.cache_clear()
     assert len(calls) == 2
+
+
+def test_layer_choices_follow_the_chosen_models_depth(tiny_encoder, monkeypatch):
+    monkeypatch.setattr(polysemy_tab.models, "load", lambda key: tiny_encoder)
+    monkeypatch.setattr(polysemy_tab, "load_model", lambda key, lang, progress=None: tiny_encoder)
+    polysemy_tab._vectors.cache_clear()
+    result, data = polysemy_tab.compare("bank", SENTENCES, ["minilm"], False, "12", "mean", "pca", "2", "en", lambda *a, **k: None)
+    update = polysemy_tab.show(result, data, "en", "12")[-1]
+    polysemy_tab._vectors.cache_clear()
+    assert [v for _, v in update["choices"]] == ["last", "0", "1", "2"]  # the tiny model: embeddings + 2 layers
+    assert update["value"] == "last"  # layer 12 does not exist in a 2-layer model
