@@ -12,6 +12,7 @@ from typing import Any
 import gradio as gr
 
 from playground import models
+from playground.alignment import is_cjk
 from playground.causal_fill import fill_blanks_causal
 from playground.figures.fill_mask import fill_mask_figure
 from playground.fill_mask import FillMaskResult, check_top_k, count_masks, fill_mask
@@ -39,7 +40,7 @@ EXAMPLES = json.loads((Path(__file__).parents[2] / "assets" / "fill_mask" / "exa
 
 
 def _has_chinese(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    return any(is_cjk(ch) for ch in text)
 
 
 def default_models() -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any, Iterator
 import gradio as gr
 
 from playground import availability, generation, sampling
+from playground.alignment import is_cjk
 from playground.figures import sampling as figs
 from playground.ui.common import check_keys, export_figure_html, export_file, export_json, friendly_errors, load_model, provenance
 from playground.ui.i18n import t
@@ -41,7 +42,7 @@ def _settings(temperature, top_k, top_p, lang: str) -> sampling.SamplingSettings
 
 def _info(lm, prompt: str, lang: str) -> str:
     lines = [provenance(lm, lang)]
-    if any("\u4e00" <= ch <= "\u9fff" for ch in prompt) and not lm.spec.speaks("zh"):
+    if any(is_cjk(ch) for ch in prompt) and not lm.spec.speaks("zh"):
         lines.append(t("sampling.no_chinese", lang, model=lm.spec.label))
     return "\n".join(f"- {line}" for line in lines)
 
