@@ -87,8 +87,12 @@ def build_tab(ui: UIContext) -> dict:
         with friendly_errors(lang):
             return av.api_payload(lm, result, int(layer), int(head), int(row_start))
 
+    shown = gr.State(False)  # whether this user has a result on screen
     for event in (run.click, text.submit):
-        event(show, inputs, outputs, api_visibility="private")
+        event(show, inputs, outputs, api_visibility="private").success(lambda: True, None, shown, api_visibility="private")
+    # A language switch redraws what is on screen from the cache; before any run it does nothing.
+    ui.lang.change(lambda has, *args: show(*args, progress=None) if has else [gr.update()] * len(outputs),
+                   [shown] + inputs, outputs, api_visibility="private")
     view.change(show, inputs, outputs, api_visibility="private")
     for slider in (layer, head, query, row_start):
         slider.release(show, inputs, outputs, api_visibility="private")

@@ -117,7 +117,12 @@ def run_view(text, keys, top_k, lang, progress=gr.Progress()):
     files = [export_file("fill_mask.csv", buffer.getvalue()), export_json("fill_mask.json", as_json(results, notes)),
              export_figure_html("fill_mask.html", figure)]
     info = "\n".join(f"- {line}" for line in sources + notes)
-    return figure, gr.update(value=rows, headers=headers), info, files
+    return figure, gr.update(value=rows, headers=headers), info, files, (text, keys, top_k)
+
+
+def rerun_in(last, lang):
+    """A language switch redraws the last result in the new language (cached: no model runs again)."""
+    return [gr.update()] * 5 if last is None else run_view(*last, lang, progress=None)
 
 
 def fill_mask_api(text: str, models: list[str] | None = None, top_k: int = 5, lang: str = "en") -> dict:
@@ -146,9 +151,11 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     info = gr.Markdown(elem_classes="tp-provenance")
     table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")
     files = loc.add(gr.File(label=t("fill_mask.exports", "en"), file_count="multiple"), label="fill_mask.exports")
-    inputs = [text, models, top_k, ui.lang]
-    run.click(run_view, inputs, [plot, table, info, files], api_visibility="private")
-    text.submit(run_view, inputs, [plot, table, info, files], api_visibility="private")
+    last = gr.State(None)  # the inputs of this user's last run
+    inputs, outputs = [text, models, top_k, ui.lang], [plot, table, info, files, last]
+    run.click(run_view, inputs, outputs, api_visibility="private")
+    text.submit(run_view, inputs, outputs, api_visibility="private")
+    ui.lang.change(rerun_in, [last, ui.lang], outputs, api_visibility="private")
     gr.api(fill_mask_api, api_name="fill_mask")
     params = {"text": text, "models": models, "top_k": top_k}
     share_link_row("fill_mask", params, loc)

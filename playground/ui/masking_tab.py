@@ -59,7 +59,12 @@ def build_tab(ui) -> dict:
 
     inputs = [text, model, strategy, seed, p, pm, pr, epochs, prefix, generator]
     outputs = [summary, grid, matrices, stats_md, stats_fig, data, files]
-    run.click(run_masking, inputs + [no_draws, ui.lang], outputs, api_name="masking")
+    shown = gr.State(False)  # whether this user has a result on screen
+    run.click(run_masking, inputs + [no_draws, ui.lang], outputs, api_name="masking").success(
+        lambda: True, None, shown, api_visibility="private")
+    # A language switch redraws the result in the new language (one cheap draw); before any run it does nothing.
+    ui.lang.change(lambda has, *args: run_masking(*args, progress=None) if has else [gr.update()] * len(outputs),
+                   [shown] + inputs + [no_draws, ui.lang], outputs, api_visibility="private")
     run_stats.click(run_masking, inputs + [draws, ui.lang], outputs, api_visibility="private")
     params = {"text": text, "model": model, "strategy": strategy, "seed": seed, "p": p, "pm": pm, "pr": pr,
               "epochs": epochs, "prefix": prefix, "draws": draws}

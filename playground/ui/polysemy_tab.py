@@ -133,7 +133,9 @@ def build_tab(ui) -> dict:
     inputs = [word, sentences, keys, static_rows, layer, pooling, projection, dims, ui.lang]
     run.click(compare, inputs, [state, data], api_name="polysemy").success(
         show, [state, data, ui.lang, layer], [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer], api_visibility="private")
-    ui.lang.change(lambda r, lang: render.reading(r, lang) if r else "", [state, ui.lang], reading, api_visibility="private")
+    # A language switch redraws the kept result in the new language; nothing is recomputed.
+    ui.lang.change(show, [state, data, ui.lang, layer], [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer],
+                   api_visibility="private")
     params = {"word": word, "sentences": sentences, "models": keys, "layer": layer, "pooling": pooling, "projection": projection, "dims": dims}
     share_link_row("polysemy", params, loc)
     return params

@@ -38,8 +38,11 @@ def test_page_switches_language_and_fills_a_mask(page):
     page.wait_for_selector(".js-plotly-plot .bars", timeout=180_000)
     assert "Paris" in page.locator(".js-plotly-plot").first.inner_text()
     save_screenshot(page, "fill_mask_zh")
+    assert "仅左侧上下文" in page.locator(".js-plotly-plot").first.inner_text()
     page.get_by_label("English").check()
     page.get_by_role("tab", name="Fill-mask").wait_for(timeout=10_000)
+    # the result already on the page is redrawn in the new language, not left in the old one
+    page.wait_for_function("() => document.querySelector('.js-plotly-plot').innerText.includes('left context only')", timeout=60_000)
     save_screenshot(page, "fill_mask")
 
 
@@ -72,3 +75,19 @@ def test_too_long_input_is_a_clean_error_in_every_endpoint(client, endpoint, arg
     with pytest.raises(AppError) as err:
         client.predict(*args, api_name=endpoint)
     assert words in str(err.value) and "Traceback" not in str(err.value)
+
+
+@pytest.mark.parametrize("tab, button, english, chinese", [
+    ("masking", "Mask it", "What happens to each token", "每个词元的命运"),
+    ("attention", "Run", "key (attended to)", "键（被关注）"),
+    ("polysemy", "Compare", "Where each sentence puts the word", "每个句子中该词向量的位置"),
+])
+def test_a_result_on_screen_follows_the_language_switch(page, tab, button, english, chinese):
+    page.goto(f"{page.app_url}?tab={tab}")
+    page.get_by_role("button", name=button, exact=True).click()
+    page.wait_for_function(f"() => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.innerText.includes({english!r}))",
+                           timeout=120_000)
+    page.get_by_label("中文").check()
+    page.wait_for_function(f"() => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.innerText.includes({chinese!r}))"
+                           f" && ![...document.querySelectorAll('.js-plotly-plot')].some(p => p.innerText.includes({english!r}))",
+                           timeout=60_000)
