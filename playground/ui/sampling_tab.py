@@ -76,8 +76,13 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     sampler = gr.State(None, time_to_live=run.STATE_TTL_S)  # per user, server-side: the prefix's KV cache and RNG
 
     settings = [temperature, top_k, top_p]
-    next_button.click(run.next_token_view, [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, files],
-                      api_visibility="private")
+    next_inputs, next_outputs = [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, files]
+    next_shown = gr.State(False)  # whether this user has a next-token view on screen
+    next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private").success(
+        lambda: True, None, next_shown, api_visibility="private")
+    # A language switch redraws the next-token view (one forward pass); generated samples keep their language.
+    ui.lang.change(lambda has, *args: run.next_token_view(*args, progress=None) if has else [gr.update()] * len(next_outputs),
+                   [next_shown] + next_inputs, next_outputs, api_visibility="private")
     generate_button.click(run.generate_view, [prompt, model, *settings, max_new, n_samples, seed, ui.lang], [generated, info, files],
                           api_visibility="private")
     compare_button.click(run.compare_view, [prompt, model, *temps, top_k, top_p, max_new, seed, ui.lang],

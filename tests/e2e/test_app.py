@@ -81,6 +81,7 @@ def test_too_long_input_is_a_clean_error_in_every_endpoint(client, endpoint, arg
     ("masking", "Mask it", "What happens to each token", "每个词元的命运"),
     ("attention", "Run", "key (attended to)", "键（被关注）"),
     ("polysemy", "Compare", "Where each sentence puts the word", "每个句子中该词向量的位置"),
+    ("sampling", "Show next-token distribution", "Raw softmax", "原始 softmax"),
 ])
 def test_a_result_on_screen_follows_the_language_switch(page, tab, button, english, chinese):
     page.goto(f"{page.app_url}?tab={tab}")
