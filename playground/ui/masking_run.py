@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 
 import gradio as gr
 
-from playground import attention_masks, availability, masking, masking_electra, masking_spans
+from playground import attention_masks, availability, masking, masking_electra, masking_spans, models
 from playground.errors import InputError
 from playground.figures import masking as figs
 from playground.masking_stats import MaskingStats, masking_statistics
@@ -30,26 +31,39 @@ def generator_choices(lang: str) -> list[tuple[str, str]]:
     return out + [(t("masking.gen_uniform", lang), "uniform")]
 
 
+@functools.lru_cache(maxsize=64)
+def _corrupted(kind: str, generator_key: str, tokenizer_key: str, text: str, seed: int, p: float):
+    """One ELECTRA corruption, pure in its inputs: a redraw (e.g. a language switch) reuses the generator's pass."""
+    if kind == "masked":
+        return masking_electra.electra_mlm(models.load(generator_key), text, seed, mask_prob=p)
+    tokenizer = models.load(tokenizer_key).tokenizer
+    if kind == "causal":
+        return masking_electra.electra_causal(tokenizer, models.load(generator_key), text, seed, mask_prob=p)
+    return masking_electra.electra_uniform(tokenizer, text, seed, mask_prob=p)
+
+
+@functools.lru_cache(maxsize=64)
+def _replaced_probs(discriminator_key: str, corrupted_ids: tuple[int, ...]) -> tuple[float, ...]:
+    return tuple(masking_electra.discriminator_probs(models.load(discriminator_key), list(corrupted_ids)))
+
+
 def _electra(lm, text, seed, p, generator, lang, progress):
     if generator == "auto":
         causal = availability.available_specs("causal")
         generator = (f"masked:{lm.spec.key}" if lm.spec.kind == "masked" else f"causal:{causal[0].key}" if causal else "uniform")
     kind, _, key = generator.partition(":")
     notes = []
-    if kind == "masked":
-        gen = load_model(key, lang, progress)
-        result = masking_electra.electra_mlm(gen, text, seed, mask_prob=p)
-    elif kind == "causal":
-        result = masking_electra.electra_causal(lm.tokenizer, load_model(key, lang, progress), text, seed, mask_prob=p)
+    gen = load_model(key, lang, progress) if kind in ("masked", "causal") else None  # progress and clean errors on first load
+    result = _corrupted(kind, key, lm.spec.key, text, seed, p)
+    if kind == "causal":
         notes.append(t("masking.causal_note", lang))
-    else:
-        result = masking_electra.electra_uniform(lm.tokenizer, text, seed, mask_prob=p)
+    elif kind != "masked":
         notes.append(t("masking.uniform_note", lang))
     for spec in availability.available_specs("discriminator"):
         disc = load_model(spec.key, lang, progress)
         if masking_electra.same_vocabulary(disc.tokenizer, lm.tokenizer if kind != "masked" else gen.tokenizer):
-            probs = masking_electra.discriminator_probs(disc, result.details["corrupted_ids"])
-            result.details["replaced_prob"] = probs
+            probs = list(_replaced_probs(spec.key, tuple(result.details["corrupted_ids"])))
+            result = dataclasses.replace(result, details={**result.details, "replaced_prob": probs})  # the cached one stays as drawn
             notes.append(t("masking.disc", lang, model=spec.hf_id,
                            probs=" ".join(f"{tok}:{p:.2f}" for tok, p in zip(result.tokens, probs))))
             break

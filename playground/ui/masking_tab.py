@@ -59,13 +59,14 @@ def build_tab(ui) -> dict:
 
     inputs = [text, model, strategy, seed, p, pm, pr, epochs, prefix, generator]
     outputs = [summary, grid, matrices, stats_md, stats_fig, data, files]
-    shown = gr.State(False)  # whether this user has a result on screen
+    shown_draws = gr.State(None)  # None before any run; else the draws of the statistics on screen (0 = none)
     run.click(run_masking, inputs + [no_draws, ui.lang], outputs, api_name="masking").success(
-        lambda: True, None, shown, api_visibility="private")
-    # A language switch redraws the result in the new language (one cheap draw); before any run it does nothing.
-    ui.lang.change(lambda has, *args: run_masking(*args, progress=None) if has else [gr.update()] * len(outputs),
-                   [shown] + inputs + [no_draws, ui.lang], outputs, api_visibility="private")
-    run_stats.click(run_masking, inputs + [draws, ui.lang], outputs, api_visibility="private")
+        lambda: 0, None, shown_draws, api_visibility="private")
+    run_stats.click(run_masking, inputs + [draws, ui.lang], outputs, api_visibility="private").success(
+        lambda n: n, draws, shown_draws, api_visibility="private")
+    # A language switch redraws what is on screen, statistics included; model passes come from cache.
+    ui.lang.change(lambda n, *args: [gr.update()] * len(outputs) if n is None else run_masking(*args[:-1], n, args[-1], progress=None),
+                   [shown_draws] + inputs + [ui.lang], outputs, api_visibility="private")
     params = {"text": text, "model": model, "strategy": strategy, "seed": seed, "p": p, "pm": pm, "pr": pr,
               "epochs": epochs, "prefix": prefix, "draws": draws}
     share_link_row("masking", params, loc)
