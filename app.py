@@ -33,8 +33,17 @@ def build_app() -> gr.Blocks:
     loc = Localizer()
     with gr.Blocks(title=t("app.title")) as demo:
         with gr.Row(elem_classes="tp-header"):
-            loc.add(gr.Markdown(f"# {t('app.title')}\n{t('app.subtitle')}"), value=lambda lang: f"# {t('app.title', lang)}\n{t('app.subtitle', lang)}")
-            lang = gr.Radio([(name, code) for code, name in LANGS.items()], value="en", label=t("app.language"), elem_classes="tp-lang", scale=0)
+            loc.add(
+                gr.Markdown(f"# {t('app.title')}\n{t('app.subtitle')}"),
+                value=lambda lang: f"# {t('app.title', lang)}\n{t('app.subtitle', lang)}",
+            )
+            lang = gr.Radio(
+                [(name, code) for code, name in LANGS.items()],
+                value="en",
+                label=t("app.language"),
+                elem_classes="tp-lang",
+                scale=0,
+            )
         build_status(loc, "en")
         ui, shared = UIContext(lang, loc), {}
         with gr.Tabs() as tabs:

@@ -26,8 +26,10 @@ from PIL import Image  # noqa: E402
 from playground import models  # noqa: E402
 from playground.ui import attention_views as av  # noqa: E402
 
-WORDS = ("The animal didn't cross the street because it was too tired, so it lay down by the old stone wall "
-         "and watched the children play in the park until the sun went down behind the hills .").split()
+WORDS = (
+    "The animal didn't cross the street because it was too tired, so it lay down by the old stone wall "
+    "and watched the children play in the park until the sun went down behind the hills ."
+).split()
 
 
 def text_of(lm, tokens: int) -> str:
@@ -80,8 +82,10 @@ def main() -> None:
                 lm.model(**enc, output_attentions=True)
 
         ours, ref = timed(switch, args.repeats), timed(fresh, args.repeats)
-        print(f"{key} ({n} tokens, {layers}x{heads}): switch {ours * 1000:.1f} ms, fresh forward {ref * 1000:.1f} ms, "
-              f"ratio {ref / ours:.1f}x faster")
+        print(
+            f"{key} ({n} tokens, {layers}x{heads}): switch {ours * 1000:.1f} ms, fresh forward {ref * 1000:.1f} ms, "
+            f"ratio {ref / ours:.1f}x faster"
+        )
         sizes = {}
         for view in ("head", "layer", "tokens", "rollout", "entropy"):
             out = av.render(service, key, text, "", view, 1, 1, 5, 0, "", "en")

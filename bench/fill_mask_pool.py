@@ -59,7 +59,9 @@ def scoring_times(lm):
     fast = full = 0.0
     for text, _ in PROBES:
         left, right = text.split("[MASK]")
-        sentences = [left.rstrip() + w + right for w in (" dog", " cat", " bank", " water", " plane", " pizza", " bees", " violin") * 16]
+        sentences = [
+            left.rstrip() + w + right for w in (" dog", " cat", " bank", " water", " plane", " pizza", " bees", " violin") * 16
+        ]
         start = time.perf_counter()
         _sentence_logprobs(lm, sentences)
         fast += time.perf_counter() - start
@@ -67,8 +69,10 @@ def scoring_times(lm):
         for lo in range(0, len(sentences), causal_fill.ROWS_PER_PASS):
             _full_logprobs(lm, _rows(lm, sentences[lo : lo + causal_fill.ROWS_PER_PASS]))
         full += time.perf_counter() - start
-    print(f"scoring 128 candidate sentences x {len(PROBES)} probes: shared prefix {fast:.1f} s, full {full:.1f} s, "
-          f"speed-up {full / fast:.2f}x")
+    print(
+        f"scoring 128 candidate sentences x {len(PROBES)} probes: shared prefix {fast:.1f} s, full {full:.1f} s, "
+        f"speed-up {full / fast:.2f}x"
+    )
 
 
 def main():
@@ -76,8 +80,10 @@ def main():
     torch.set_grad_enabled(False)
     rows, totals = [], {"left pool": [0, 0.0], "widened pool": [0, 0.0]}
     for text, answers in PROBES:
-        for name, run in (("left pool", lambda: left_only_pool(lm, text, 5, causal_fill.POOL_PER_SOURCE)),
-                          ("widened pool", lambda: causal_fill.fill_blanks_causal(lm, [text], 5)[0])):
+        for name, run in (
+            ("left pool", lambda: left_only_pool(lm, text, 5, causal_fill.POOL_PER_SOURCE)),
+            ("widened pool", lambda: causal_fill.fill_blanks_causal(lm, [text], 5)[0]),
+        ):
             start = time.perf_counter()
             fill = run()
             totals[name][1] += time.perf_counter() - start

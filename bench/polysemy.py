@@ -52,8 +52,10 @@ def main() -> None:
         single_s, singles = timed(lambda: [contextual_vectors(lm, [t])[0] for t in targets], args.repeats)
         stacked = np.concatenate([s.layers for s in singles], axis=1)
         diff = float(np.abs(stacked - batched.layers).max())
-        print(f"{key:18s} batched {batched_s * 1000:8.1f} ms   one at a time {single_s * 1000:8.1f} ms   "
-              f"speed-up x{single_s / batched_s:5.2f}   max |diff| {diff:.2e}")
+        print(
+            f"{key:18s} batched {batched_s * 1000:8.1f} ms   one at a time {single_s * 1000:8.1f} ms   "
+            f"speed-up x{single_s / batched_s:5.2f}   max |diff| {diff:.2e}"
+        )
 
 
 if __name__ == "__main__":

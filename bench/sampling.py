@@ -30,8 +30,16 @@ def reference_generate(lm, s, n_tokens, seed):
     ids = torch.tensor([sampling.encode_prompt(lm, PROMPT)], device=lm.device)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)  # generate draws from the global RNG; ours from a local generator with the same seed
-        return lm.model.generate(ids, do_sample=True, temperature=s.temperature, top_k=s.top_k, top_p=s.top_p,
-                                 max_new_tokens=n_tokens, min_new_tokens=0, pad_token_id=lm.tokenizer.eos_token_id)
+        return lm.model.generate(
+            ids,
+            do_sample=True,
+            temperature=s.temperature,
+            top_k=s.top_k,
+            top_p=s.top_p,
+            max_new_tokens=n_tokens,
+            min_new_tokens=0,
+            pad_token_id=lm.tokenizer.eos_token_id,
+        )
 
 
 @torch.inference_mode()
@@ -69,9 +77,11 @@ def main() -> None:
     t_ref, ref = best_of(lambda: reference_generate(lm, s, args.tokens, seed), args.repeats)
     t_naive, _ = best_of(lambda: no_cache(lm, s, args.tokens, seed), 1)
     ours_ids = [c.token_id for c in result.samples[0].tokens]
-    same = ours_ids == ref[0, -len(ours_ids):].tolist()
-    print(f"model {lm.spec.hf_id} on {lm.device}, {args.tokens} new tokens, T={s.temperature} top_k={s.top_k} "
-          f"top_p={s.top_p} seed={seed}, torch threads={torch.get_num_threads()}")
+    same = ours_ids == ref[0, -len(ours_ids) :].tolist()
+    print(
+        f"model {lm.spec.hf_id} on {lm.device}, {args.tokens} new tokens, T={s.temperature} top_k={s.top_k} "
+        f"top_p={s.top_p} seed={seed}, torch threads={torch.get_num_threads()}"
+    )
     print(f"ours (KV cache, per-token records)  {t_ours:7.3f} s")
     print(f"model.generate                       {t_ref:7.3f} s   ours/generate = {t_ours / t_ref:.2f}x (target <= 1.3x)")
     print(f"no cache (whole prefix every step)   {t_naive:7.3f} s   no-cache/ours = {t_naive / t_ours:.2f}x (target >= 5x)")

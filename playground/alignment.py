@@ -52,7 +52,7 @@ def parse_line(line: str, word: str) -> Target:
     label, sentence = label.strip(), sentence.strip()
     marked = MARKER.search(sentence)
     if marked:
-        text = sentence[: marked.start()] + marked.group(1) + MARKER.sub(r"\1", sentence[marked.end():])
+        text = sentence[: marked.start()] + marked.group(1) + MARKER.sub(r"\1", sentence[marked.end() :])
         return Target(label, text, (marked.start(), marked.start() + len(marked.group(1))))
     return Target(label, sentence, find_word(sentence, word))
 
@@ -66,8 +66,13 @@ def parse_sentences(word: str, lines: str | list[str]) -> list[Target]:
         lines = lines.splitlines()
     targets = [parse_line(line, word) for line in lines if line.strip()]
     if not MIN_SENTENCES <= len(targets) <= MAX_SENTENCES:
-        raise InputError("polysemy_count", "Give between {low} and {high} sentences (one per line); got {n}.",
-                         low=MIN_SENTENCES, high=MAX_SENTENCES, n=len(targets))
+        raise InputError(
+            "polysemy_count",
+            "Give between {low} and {high} sentences (one per line); got {n}.",
+            low=MIN_SENTENCES,
+            high=MAX_SENTENCES,
+            n=len(targets),
+        )
     order = list(dict.fromkeys(t.label for t in targets))
     return sorted(targets, key=lambda t: order.index(t.label))
 

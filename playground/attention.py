@@ -66,8 +66,9 @@ def encode(lm: Any, request: AttentionRequest) -> dict[str, list[int]]:
         raise InputError("attention_empty_text", "Type a sentence first.")
     pair = request.text_pair.strip() or None
     if pair and not supports_pairs(lm):
-        raise InputError("attention_pair_unsupported", "{model} has no segment embeddings: leave sentence B empty.",
-                         model=lm.spec.label)
+        raise InputError(
+            "attention_pair_unsupported", "{model} has no segment embeddings: leave sentence B empty.", model=lm.spec.label
+        )
     enc = lm.tokenizer(request.text, pair, return_special_tokens_mask=True, return_token_type_ids=True)
     limit, n = token_limit(lm), len(enc["input_ids"])
     if n > limit:
@@ -100,14 +101,16 @@ def extract_attention(lm: Any, requests: list[AttentionRequest], dtype: Any = np
     results = []
     for row, e in enumerate(encoded):
         n = len(e["input_ids"])
-        results.append(AttentionResult(
-            model_key=lm.spec.key,
-            tokens=lm.tokenizer.convert_ids_to_tokens(e["input_ids"]),
-            token_type_ids=e["token_type_ids"],
-            special=e["special"],
-            causal=lm.spec.kind in CAUSAL_KINDS,
-            attentions=np.ascontiguousarray(stacked[row, :, :, :n, :n], dtype=dtype),
-        ))
+        results.append(
+            AttentionResult(
+                model_key=lm.spec.key,
+                tokens=lm.tokenizer.convert_ids_to_tokens(e["input_ids"]),
+                token_type_ids=e["token_type_ids"],
+                special=e["special"],
+                causal=lm.spec.kind in CAUSAL_KINDS,
+                attentions=np.ascontiguousarray(stacked[row, :, :, :n, :n], dtype=dtype),
+            )
+        )
     return results
 
 

@@ -73,8 +73,9 @@ def _attention_blocks(model: Any) -> list[tuple[Any, list[Any]]]:
             if hasattr(module, name) and not getattr(module, "is_cross_attention", False):
                 blocks.append((module, [getattr(module, name)]))
     if not blocks:
-        raise InputError("attention_no_qkv", "The step-by-step view does not know the attention layout of {model}.",
-                         model=type(model).__name__)
+        raise InputError(
+            "attention_no_qkv", "The step-by-step view does not know the attention layout of {model}.", model=type(model).__name__
+        )
     return blocks
 
 
@@ -98,11 +99,15 @@ def capture_layer(lm: Any, request: AttentionRequest, layer: int) -> LayerCaptur
     outputs: list[list[Any]] = [[] for _ in blocks[0][1]]
     rotary: list[Any] = []
     # Every block appends to the same slots: the n-th call is layer n (also when ALBERT shares one block).
-    hooks = [proj.register_forward_hook(lambda m, i, o, s=slot: s.append(o))
-             for _, projs in blocks for proj, slot in zip(projs, outputs)]
+    hooks = [
+        proj.register_forward_hook(lambda m, i, o, s=slot: s.append(o))
+        for _, projs in blocks
+        for proj, slot in zip(projs, outputs)
+    ]
     for module, _ in blocks:
-        hooks.append(module.register_forward_pre_hook(
-            lambda m, a, kw: rotary.append(kw.get("position_embeddings")), with_kwargs=True))
+        hooks.append(
+            module.register_forward_pre_hook(lambda m, a, kw: rotary.append(kw.get("position_embeddings")), with_kwargs=True)
+        )
     inputs = {"input_ids": torch.tensor([encoded["input_ids"]], device=lm.device)}
     if int(getattr(config, "type_vocab_size", 0) or 0) > 1:
         inputs["token_type_ids"] = torch.tensor([encoded["token_type_ids"]], device=lm.device)
@@ -130,9 +135,11 @@ def capture_layer(lm: Any, request: AttentionRequest, layer: int) -> LayerCaptur
         tokens=lm.tokenizer.convert_ids_to_tokens(encoded["input_ids"]),
         layer=layer,
         causal=lm.spec.kind in CAUSAL_KINDS,
-        scale=float(getattr(module, "scaling", d ** -0.5)),
+        scale=float(getattr(module, "scaling", d**-0.5)),
         rope=cos_sin is not None,
-        q=q, k=k, v=v,
+        q=q,
+        k=k,
+        v=v,
         attentions=out.attentions[layer][0].float().cpu().numpy(),
     )
 
@@ -147,13 +154,25 @@ def step_by_step(capture: LayerCapture, head: int, query: int) -> StepResult:
     keys, values = capture.k[:, kv_head].astype(np.float64), capture.v[:, kv_head].astype(np.float64)
     scores = keys @ q * capture.scale
     if capture.causal:
-        scores[query + 1:] = -np.inf  # a causal model may not look at later tokens
+        scores[query + 1 :] = -np.inf  # a causal model may not look at later tokens
     weights = np.exp(scores - scores.max())
     weights /= weights.sum()
     model_weights = capture.attentions[head, query].astype(np.float64)
     return StepResult(
-        tokens=capture.tokens, layer=capture.layer, head=head, kv_head=kv_head, query=query,
-        scale=capture.scale, rope=capture.rope, causal=capture.causal,
-        q=q, keys=keys, values=values, scores=scores, weights=weights, output=weights @ values,
-        model_weights=model_weights, max_error=float(np.abs(weights - model_weights).max()),
+        tokens=capture.tokens,
+        layer=capture.layer,
+        head=head,
+        kv_head=kv_head,
+        query=query,
+        scale=capture.scale,
+        rope=capture.rope,
+        causal=capture.causal,
+        q=q,
+        keys=keys,
+        values=values,
+        scores=scores,
+        weights=weights,
+        output=weights @ values,
+        model_weights=model_weights,
+        max_error=float(np.abs(weights - model_weights).max()),
     )

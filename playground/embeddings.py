@@ -73,8 +73,14 @@ def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "m
     rows, positions, ids = [], [], []
     for i, input_ids, offsets, special in zip(found, enc["input_ids"], enc["offset_mapping"], enc["special_tokens_mask"]):
         if len(input_ids) > limit:
-            raise InputError("polysemy_too_long", "Sentence {n} is {tokens} tokens long; {model} reads at most {limit}.",
-                             n=i + 1, tokens=len(input_ids), model=spec.label, limit=limit)
+            raise InputError(
+                "polysemy_too_long",
+                "Sentence {n} is {tokens} tokens long; {model} reads at most {limit}.",
+                n=i + 1,
+                tokens=len(input_ids),
+                model=spec.label,
+                limit=limit,
+            )
         where = align(offsets, special, targets[i].span)
         if where:
             rows.append(i)
@@ -98,8 +104,10 @@ def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "m
     missing = len(found) - len(rows)
     note = f"{missing} sentence(s) had no piece at the word" if missing else ""
     common = dict(model_id=spec.hf_id, family_kind=spec.kind, device=lm.device, rows=rows, pieces=pieces, note=note)
-    return (SenseVectors(spec.key, label=spec.label, source="contextual", layers=layers, **common),
-            SenseVectors(f"{spec.key}:input", label=f"{spec.label} · input embeddings", source="input", layers=static, **common))
+    return (
+        SenseVectors(spec.key, label=spec.label, source="contextual", layers=layers, **common),
+        SenseVectors(f"{spec.key}:input", label=f"{spec.label} · input embeddings", source="input", layers=static, **common),
+    )
 
 
 def static_vectors(lm: LoadedModel, word: str, targets: list[Target]) -> SenseVectors:
@@ -108,8 +116,18 @@ def static_vectors(lm: LoadedModel, word: str, targets: list[Target]) -> SenseVe
     rows = [i for i, t in enumerate(targets) if t.span is not None] if vector is not None else []
     note = "" if vector is not None else f"'{word}' is not in the {lm.spec.label} vocabulary"
     layers = np.tile(vector, (1, len(rows), 1)) if rows else np.zeros((1, 0, lm.model.dim), np.float32)
-    return SenseVectors(lm.spec.key, lm.spec.hf_id, lm.spec.label, "static", lm.spec.kind, lm.device, rows,
-                        [[word.lower()]] * len(rows), layers, note)
+    return SenseVectors(
+        lm.spec.key,
+        lm.spec.hf_id,
+        lm.spec.label,
+        "static",
+        lm.spec.kind,
+        lm.device,
+        rows,
+        [[word.lower()]] * len(rows),
+        layers,
+        note,
+    )
 
 
 def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
@@ -159,8 +177,9 @@ def project(vectors: np.ndarray, method: str = "pca", dims: int = 2, seed: int =
     return out
 
 
-def view(vectors: SenseVectors, targets: list[Target], layer: int | None = None, projection: str = "pca",
-         dims: int = 2, seed: int = 0) -> SenseView:
+def view(
+    vectors: SenseVectors, targets: list[Target], layer: int | None = None, projection: str = "pca", dims: int = 2, seed: int = 0
+) -> SenseView:
     """Project and compare one model's vectors at `layer` (None or out of range = last); scores at every layer."""
     depth = len(vectors.layers) - 1
     shown = depth if layer is None or not 0 <= layer <= depth else layer
@@ -173,8 +192,12 @@ def view(vectors: SenseVectors, targets: list[Target], layer: int | None = None,
 
 def check_options(pooling: str, projection: str, dims: int) -> None:
     if pooling not in POOLING or projection not in PROJECTIONS or dims not in (2, 3):
-        raise InputError("polysemy_options", "Options: pooling {pooling}, projection {projection}, dims 2 or 3.",
-                         pooling="/".join(POOLING), projection="/".join(PROJECTIONS))
+        raise InputError(
+            "polysemy_options",
+            "Options: pooling {pooling}, projection {projection}, dims 2 or 3.",
+            pooling="/".join(POOLING),
+            projection="/".join(PROJECTIONS),
+        )
 
 
 def separating_layer(nn_accuracy: np.ndarray, threshold: float = 0.9) -> int | None:
@@ -186,8 +209,9 @@ def separating_layer(nn_accuracy: np.ndarray, threshold: float = 0.9) -> int | N
     return int(bad[-1] + 1) if bad.size else 0
 
 
-def sense_vectors(lm: LoadedModel, word: str, targets: list[Target], pooling: str = "mean",
-                  input_embeddings: bool = True) -> list[SenseVectors]:
+def sense_vectors(
+    lm: LoadedModel, word: str, targets: list[Target], pooling: str = "mean", input_embeddings: bool = True
+) -> list[SenseVectors]:
     """One model's vectors for `word`: all layers from one forward pass, or the static table's one vector."""
     if lm.spec.kind == "static":
         return [static_vectors(lm, word, targets)]
@@ -195,8 +219,16 @@ def sense_vectors(lm: LoadedModel, word: str, targets: list[Target], pooling: st
     return [contextual, rows] if input_embeddings else [contextual]
 
 
-def compare_vectors(found: list[SenseVectors], word: str, targets: list[Target], layer: int | None = None,
-                    pooling: str = "mean", projection: str = "pca", dims: int = 2, seed: int = 0) -> PolysemyResult:
+def compare_vectors(
+    found: list[SenseVectors],
+    word: str,
+    targets: list[Target],
+    layer: int | None = None,
+    pooling: str = "mean",
+    projection: str = "pca",
+    dims: int = 2,
+    seed: int = 0,
+) -> PolysemyResult:
     """Project, compare and score vectors already computed: changing layer or projection needs no forward pass."""
     check_options(pooling, projection, dims)
     views = [view(v, targets, layer, projection, dims, seed) for v in found]
@@ -208,9 +240,17 @@ def check_found(word: str, targets: list[Target]) -> None:
         raise InputError("polysemy_not_found", "'{word}' occurs in none of the sentences.", word=word)
 
 
-def compare_senses(models: list[LoadedModel], word: str, targets: list[Target], layer: int | None = None,
-                   pooling: str = "mean", projection: str = "pca", dims: int = 2, seed: int = 0,
-                   input_embeddings: bool = True) -> PolysemyResult:
+def compare_senses(
+    models: list[LoadedModel],
+    word: str,
+    targets: list[Target],
+    layer: int | None = None,
+    pooling: str = "mean",
+    projection: str = "pca",
+    dims: int = 2,
+    seed: int = 0,
+    input_embeddings: bool = True,
+) -> PolysemyResult:
     """Every model's vectors for `word` in `targets` (see alignment.parse_sentences), side by side."""
     check_options(pooling, projection, dims)
     check_found(word, targets)

@@ -117,10 +117,19 @@ class Sampler:
             top = probs.topk(min(N_ALTERNATIVES, probs.shape[-1]))
             for row, token in enumerate(tokens.tolist()):
                 if not self._finished[row]:
-                    self.choices[row].append(TokenChoice(
-                        token, self._piece(lm, row, token), float(probs[row, token]), float(raw[row, token]),
-                        int((raw[row] > raw[row, token]).sum()) + 1,
-                        tuple((sampling.token_text(lm.tokenizer, i), float(p)) for i, p in zip(top.indices[row].tolist(), top.values[row].tolist()))))
+                    self.choices[row].append(
+                        TokenChoice(
+                            token,
+                            self._piece(lm, row, token),
+                            float(probs[row, token]),
+                            float(raw[row, token]),
+                            int((raw[row] > raw[row, token]).sum()) + 1,
+                            tuple(
+                                (sampling.token_text(lm.tokenizer, i), float(p))
+                                for i, p in zip(top.indices[row].tolist(), top.values[row].tolist())
+                            ),
+                        )
+                    )
             finished = self._finished | torch.tensor([t in self.eos for t in tokens.tolist()])
             self._pending = torch.where(self._finished.to(tokens.device), torch.full_like(tokens, self.pad), tokens)
             self._finished = finished
@@ -134,17 +143,19 @@ class Sampler:
         if text.endswith("\ufffd"):  # an incomplete UTF-8 character: the next token finishes it
             return ""
         old, self._texts[row] = self._texts[row], text
-        return text[len(old):] if text.startswith(old) else sampling.token_text(lm.tokenizer, token)
+        return text[len(old) :] if text.startswith(old) else sampling.token_text(lm.tokenizer, token)
 
     def result(self, lm: LoadedModel) -> GenerationResult:
         samples = tuple(
-            Sample(self._texts[row][self._start[row]:], tuple(c), bool(self._finished[row])) for row, c in enumerate(self.choices)
+            Sample(self._texts[row][self._start[row] :], tuple(c), bool(self._finished[row]))
+            for row, c in enumerate(self.choices)
         )
         return GenerationResult(lm.spec.key, lm.spec.hf_id, lm.device, self.prompt, self.settings, self.seed, samples, self.done)
 
 
-def generate_stream(lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1,
-                    seed: int = 0, every: int = 1) -> Iterator[GenerationResult]:
+def generate_stream(
+    lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1, seed: int = 0, every: int = 1
+) -> Iterator[GenerationResult]:
     """`n_samples` continuations of `prompt`, yielded as they grow (every `every` tokens) and once when done."""
     max_new_tokens, n_samples, seed = check_run(max_new_tokens, n_samples, seed)
     sampler = Sampler(lm, prompt, s, seed, n_samples, max_new_tokens)
@@ -155,8 +166,9 @@ def generate_stream(lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_t
     yield sampler.result(lm)
 
 
-def generate(lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1,
-             seed: int = 0) -> GenerationResult:
+def generate(
+    lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1, seed: int = 0
+) -> GenerationResult:
     """`n_samples` continuations of `prompt` with their per-token probabilities."""
     *_, last = generate_stream(lm, prompt, s, max_new_tokens, n_samples, seed, every=max_new_tokens + 1)
     return last

@@ -96,8 +96,19 @@ def encode(tokenizer, text: str, max_tokens: int = MAX_TOKENS) -> Encoded:
     has_mask = tokenizer.mask_token is not None and tokenizer.mask_token_id is not None
     mask_id = tokenizer.mask_token_id if has_mask else len(tokenizer)
     mask_token = tokenizer.mask_token if has_mask else PLACEHOLDER_MASK
-    return Encoded(ids, tokenizer.convert_ids_to_tokens(ids), special, words, mask_id, mask_token, not has_mask,
-                   len(tokenizer), truncated, offsets, tokenizer)
+    return Encoded(
+        ids,
+        tokenizer.convert_ids_to_tokens(ids),
+        special,
+        words,
+        mask_id,
+        mask_token,
+        not has_mask,
+        len(tokenizer),
+        truncated,
+        offsets,
+        tokenizer,
+    )
 
 
 class _MaskTokenView:
@@ -120,11 +131,22 @@ def _offsets_from_words(word_ids: list[int]) -> torch.Tensor:
     return torch.tensor([[k + w, k + w + 1] for k, w in enumerate(word_ids)])
 
 
-def mlm_draws(tokenizer, enc: Encoded, n: int, seed: int, mlm_probability: float = 0.15, mask_replace_prob: float = 0.8,
-              random_replace_prob: float = 0.1, whole_word: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def mlm_draws(
+    tokenizer,
+    enc: Encoded,
+    n: int,
+    seed: int,
+    mlm_probability: float = 0.15,
+    mask_replace_prob: float = 0.8,
+    random_replace_prob: float = 0.1,
+    whole_word: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """`n` independent maskings of the sentence at once: (inputs, labels), each (n, T)."""
-    for name, p in [("mlm_probability", mlm_probability), ("mask_replace_prob", mask_replace_prob),
-                    ("random_replace_prob", random_replace_prob)]:
+    for name, p in [
+        ("mlm_probability", mlm_probability),
+        ("mask_replace_prob", mask_replace_prob),
+        ("random_replace_prob", random_replace_prob),
+    ]:
         if not 0.0 <= float(p) <= 1.0:
             raise InputError("masking_probability", "{name} must be between 0 and 1.", name=name)
     if mask_replace_prob + random_replace_prob > 1.0 + 1e-9:
@@ -134,8 +156,13 @@ def mlm_draws(tokenizer, enc: Encoded, n: int, seed: int, mlm_probability: float
     with warnings.catch_warnings():  # whole-word masking announces it forces mask_replace_prob=1: we say so in the UI
         warnings.simplefilter("ignore")
         collator = DataCollatorForLanguageModeling(
-            view, mlm_probability=mlm_probability, mask_replace_prob=mask_replace_prob,
-            random_replace_prob=random_replace_prob, whole_word_mask=whole_word, seed=seed)
+            view,
+            mlm_probability=mlm_probability,
+            mask_replace_prob=mask_replace_prob,
+            random_replace_prob=random_replace_prob,
+            whole_word_mask=whole_word,
+            seed=seed,
+        )
     collator.generator = collator.get_generator(seed)  # local torch.Generator, never the global RNG
     inputs = torch.tensor([enc.ids] * n, dtype=torch.long)
     special = torch.tensor([enc.special] * n, dtype=torch.long)
@@ -158,13 +185,29 @@ def actions_of(enc: Encoded, inputs: np.ndarray, labels: np.ndarray) -> list[str
 
 
 def _result(strategy: str, enc: Encoded, inputs: np.ndarray, labels: np.ndarray, **extra) -> MaskingResult:
-    return MaskingResult(strategy, enc.tokens, actions_of(enc, inputs, labels), [int(v) for v in labels],
-                         enc.show([int(v) for v in inputs]), enc.word_ids, enc.mask_token, enc.mask_is_placeholder,
-                         enc.truncated, **extra)
+    return MaskingResult(
+        strategy,
+        enc.tokens,
+        actions_of(enc, inputs, labels),
+        [int(v) for v in labels],
+        enc.show([int(v) for v in inputs]),
+        enc.word_ids,
+        enc.mask_token,
+        enc.mask_is_placeholder,
+        enc.truncated,
+        **extra,
+    )
 
 
-def bert_masking(tokenizer, text: str, seed: int, mlm_probability: float = 0.15, mask_replace_prob: float = 0.8,
-                 random_replace_prob: float = 0.1, **_: Any) -> MaskingResult:
+def bert_masking(
+    tokenizer,
+    text: str,
+    seed: int,
+    mlm_probability: float = 0.15,
+    mask_replace_prob: float = 0.8,
+    random_replace_prob: float = 0.1,
+    **_: Any,
+) -> MaskingResult:
     """BERT's static masking: select tokens, then [MASK] / random token / unchanged."""
     enc = encode(tokenizer, text)
     inputs, labels = mlm_draws(tokenizer, enc, 1, seed, mlm_probability, mask_replace_prob, random_replace_prob)
@@ -180,8 +223,16 @@ def whole_word_masking(tokenizer, text: str, seed: int, mlm_probability: float =
     return _result("wwm", enc, inputs[0], labels[0], rows=rows)
 
 
-def dynamic_masking(tokenizer, text: str, seed: int, epochs: int = 6, mlm_probability: float = 0.15,
-                    mask_replace_prob: float = 0.8, random_replace_prob: float = 0.1, **_: Any) -> MaskingResult:
+def dynamic_masking(
+    tokenizer,
+    text: str,
+    seed: int,
+    epochs: int = 6,
+    mlm_probability: float = 0.15,
+    mask_replace_prob: float = 0.8,
+    random_replace_prob: float = 0.1,
+    **_: Any,
+) -> MaskingResult:
     """RoBERTa: a fresh pattern every epoch, against BERT's one pattern reused (epochs x tokens grid)."""
     epochs = int(epochs)
     if not 1 <= epochs <= 20:

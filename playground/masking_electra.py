@@ -22,13 +22,29 @@ MAX_BLANKS = 8
 CAUSAL_POOL = 30  # candidates per source the filler rescores: a sample, not a leaderboard, so fewer suffice
 
 
-def _result(enc: Encoded, tokens: list[str], ids: list[int | None], replaced: list[bool], special: list[bool],
-            generator: str, **details: Any) -> MaskingResult:
+def _result(
+    enc: Encoded,
+    tokens: list[str],
+    ids: list[int | None],
+    replaced: list[bool],
+    special: list[bool],
+    generator: str,
+    **details: Any,
+) -> MaskingResult:
     actions = ["special" if s else "replaced" if r else "original" for s, r in zip(special, replaced)]
     labels = [int(r) for r in replaced]  # the discriminator's targets: 1 = replaced
-    return MaskingResult("electra", tokens, actions, labels, tokens, enc.word_ids, enc.mask_token,
-                         enc.mask_is_placeholder, enc.truncated,
-                         details={"original_tokens": enc.tokens, "generator": generator, "corrupted_ids": ids, **details})
+    return MaskingResult(
+        "electra",
+        tokens,
+        actions,
+        labels,
+        tokens,
+        enc.word_ids,
+        enc.mask_token,
+        enc.mask_is_placeholder,
+        enc.truncated,
+        details={"original_tokens": enc.tokens, "generator": generator, "corrupted_ids": ids, **details},
+    )
 
 
 def _selected(tokenizer, enc: Encoded, seed: int, mask_prob: float, whole_word: bool = False) -> list[int]:
@@ -51,8 +67,15 @@ def electra_mlm(generator_lm, text: str, seed: int, mask_prob: float = MASK_PROB
     ids = list(enc.ids)
     for pos in chosen:
         ids[pos] = int(torch.multinomial(logits[pos].softmax(-1), 1, generator=g))
-    return _result(enc, tok.convert_ids_to_tokens(ids), ids, [a != b for a, b in zip(ids, enc.ids)], enc.special,
-                   generator_lm.spec.hf_id, masked_positions=chosen)
+    return _result(
+        enc,
+        tok.convert_ids_to_tokens(ids),
+        ids,
+        [a != b for a, b in zip(ids, enc.ids)],
+        enc.special,
+        generator_lm.spec.hf_id,
+        masked_positions=chosen,
+    )
 
 
 def electra_uniform(tokenizer, text: str, seed: int, mask_prob: float = MASK_PROB, **_: Any) -> MaskingResult:
@@ -66,25 +89,40 @@ def electra_uniform(tokenizer, text: str, seed: int, mask_prob: float = MASK_PRO
         while (new := int(rng.integers(enc.vocab_size))) in specials:
             pass
         ids[pos] = new
-    return _result(enc, tokenizer.convert_ids_to_tokens(ids), ids, [a != b for a, b in zip(ids, enc.ids)], enc.special,
-                   "uniform", masked_positions=chosen)
+    return _result(
+        enc,
+        tokenizer.convert_ids_to_tokens(ids),
+        ids,
+        [a != b for a, b in zip(ids, enc.ids)],
+        enc.special,
+        "uniform",
+        masked_positions=chosen,
+    )
 
 
 def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float = MASK_PROB, **_: Any) -> MaskingResult:
     """Generator = the causal LM filling whole words (sentence rescoring), re-tokenized with `tokenizer`."""
     from playground.causal_fill import fill_blanks_causal  # the causal demo's module, needed only on this path
+
     enc = encode(tokenizer, text)
     chosen = set(_selected(tokenizer, enc, seed, mask_prob, whole_word=True))
     words = sorted({enc.word_ids[p] for p in chosen})[:MAX_BLANKS]  # the filler takes at most 8 blanks
     chosen = {p for p in chosen if enc.word_ids[p] in words}
-    spans = {w: (min(enc.offsets[p][0] for p in chosen if enc.word_ids[p] == w),
-                 max(enc.offsets[p][1] for p in chosen if enc.word_ids[p] == w)) for w in words}
+    spans = {
+        w: (
+            min(enc.offsets[p][0] for p in chosen if enc.word_ids[p] == w),
+            max(enc.offsets[p][1] for p in chosen if enc.word_ids[p] == w),
+        )
+        for w in words
+    }
     masked_text, cut = "", 0
     for w in words:
-        masked_text += text[cut:spans[w][0]] + "[MASK]"
+        masked_text += text[cut : spans[w][0]] + "[MASK]"
         cut = spans[w][1]
     masked_text += text[cut:]
-    fill = fill_blanks_causal(filler_lm, [masked_text], top_k=CAUSAL_TOP_K, pool=CAUSAL_POOL)[0].whole.predictions if words else []
+    fill = (
+        fill_blanks_causal(filler_lm, [masked_text], top_k=CAUSAL_TOP_K, pool=CAUSAL_POOL)[0].whole.predictions if words else []
+    )
     rng = np.random.default_rng(seed)
     sampled = {}
     for w, preds in zip(words, fill):
@@ -102,8 +140,16 @@ def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float 
             ids += new
             replaced += [new != old] * len(new)
             special += [False] * len(new)
-    return _result(enc, tokens, ids, replaced, special, filler_lm.spec.hf_id,
-                   masked_text=masked_text, sampled_words={str(w): sampled[w] for w in words})
+    return _result(
+        enc,
+        tokens,
+        ids,
+        replaced,
+        special,
+        filler_lm.spec.hf_id,
+        masked_text=masked_text,
+        sampled_words={str(w): sampled[w] for w in words},
+    )
 
 
 @torch.inference_mode()

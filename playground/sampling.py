@@ -51,7 +51,11 @@ def stage_warpers(s: SamplingSettings) -> list[LogitsProcessorList]:
     temperature = [TemperatureLogitsWarper(s.temperature)] if s.temperature not in (0, 1) else []
     top_k = [TopKLogitsWarper(s.top_k)] if s.top_k else []
     top_p = [TopPLogitsWarper(s.top_p)] if s.top_p < 1 else []
-    return [LogitsProcessorList(temperature), LogitsProcessorList(temperature + top_k), LogitsProcessorList(temperature + top_k + top_p)]
+    return [
+        LogitsProcessorList(temperature),
+        LogitsProcessorList(temperature + top_k),
+        LogitsProcessorList(temperature + top_k + top_p),
+    ]
 
 
 def warp(logits: torch.Tensor, s: SamplingSettings) -> torch.Tensor:
@@ -87,11 +91,15 @@ class Distribution:
 
     def to_dict(self) -> dict:
         return {
-            "tokens": self.tokens, "token_ids": self.token_ids,
+            "tokens": self.tokens,
+            "token_ids": self.token_ids,
             "probs": {k: [round(float(p), 6) for p in v] for k, v in self.probs.items()},
-            "entropy_bits": {k: round(v, 4) for k, v in self.entropy.items()}, "kept": self.kept,
+            "entropy_bits": {k: round(v, 4) for k, v in self.entropy.items()},
+            "kept": self.kept,
             "filtered": {k: [not bool(x) for x in v] for k, v in self.shown_kept.items()},
-            "nucleus_size": self.nucleus_size, "chosen": self.chosen, "chosen_rank": self.chosen_rank,
+            "nucleus_size": self.nucleus_size,
+            "chosen": self.chosen,
+            "chosen_rank": self.chosen_rank,
             "chosen_prob": None if self.chosen_prob is None else round(self.chosen_prob, 6),
         }
 
@@ -123,7 +131,9 @@ def distribution(lm: LoadedModel, logits: torch.Tensor, s: SamplingSettings, cho
         entropy={k: entropy_bits(v) for k, v in full.items()},
         kept={k: int(torch.isfinite(v).sum()) for k, v in staged.items()},
         shown_kept={k: torch.isfinite(v[0, top.indices]).cpu().numpy() for k, v in staged.items()},
-        chosen=chosen, chosen_rank=rank, chosen_prob=prob,
+        chosen=chosen,
+        chosen_rank=rank,
+        chosen_prob=prob,
     )
 
 
@@ -138,9 +148,14 @@ class NextTokenResult:
 
     def to_dict(self) -> dict:
         return {
-            "model": self.model_key, "model_id": self.model_id, "device": self.device, "prompt": self.prompt,
-            "views": [{"temperature": s.temperature, "top_k": s.top_k, "top_p": s.top_p, **v.to_dict()}
-                      for s, v in zip(self.settings, self.views)],
+            "model": self.model_key,
+            "model_id": self.model_id,
+            "device": self.device,
+            "prompt": self.prompt,
+            "views": [
+                {"temperature": s.temperature, "top_k": s.top_k, "top_p": s.top_p, **v.to_dict()}
+                for s, v in zip(self.settings, self.views)
+            ],
         }
 
 
@@ -153,8 +168,13 @@ def encode_prompt(lm: LoadedModel, prompt: str, new_tokens: int = 0) -> list[int
         ids = [lm.tokenizer.bos_token_id]  # an empty prompt means "start of text"
     limit = min(lm.spec.max_length, getattr(lm.model.config, "max_position_embeddings", None) or lm.spec.max_length)
     if len(ids) + new_tokens > limit:
-        raise InputError("sampling_too_long", "Prompt ({n} tokens) plus new tokens ({new}) exceeds the model's {limit} positions.",
-                         n=len(ids), new=new_tokens, limit=limit)
+        raise InputError(
+            "sampling_too_long",
+            "Prompt ({n} tokens) plus new tokens ({new}) exceeds the model's {limit} positions.",
+            n=len(ids),
+            new=new_tokens,
+            limit=limit,
+        )
     return ids
 
 
@@ -170,5 +190,6 @@ def next_token(lm: LoadedModel, prompt: str, variants: list[SamplingSettings]) -
     if not variants:
         raise ValueError("give at least one set of sampling settings")
     logits = next_token_logits(lm, encode_prompt(lm, prompt))
-    return NextTokenResult(lm.spec.key, lm.spec.hf_id, lm.device, prompt, tuple(variants),
-                           tuple(distribution(lm, logits, s) for s in variants))
+    return NextTokenResult(
+        lm.spec.key, lm.spec.hf_id, lm.device, prompt, tuple(variants), tuple(distribution(lm, logits, s) for s in variants)
+    )

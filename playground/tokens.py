@@ -24,7 +24,7 @@ class TokenText:
 def token_text(tokenizer, raw: str) -> TokenText:
     """How `raw` reads, and whether it begins a new word, according to the tokenizer's decoder."""
     joined = tokenizer.convert_tokens_to_string([_ANCHOR, raw])
-    tail = joined[len(_ANCHOR):] if joined.startswith(_ANCHOR) else tokenizer.convert_tokens_to_string([raw])
+    tail = joined[len(_ANCHOR) :] if joined.startswith(_ANCHOR) else tokenizer.convert_tokens_to_string([raw])
     return TokenText(raw, tail.strip(), tail[:1].isspace())
 
 

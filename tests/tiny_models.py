@@ -64,8 +64,14 @@ def bytelevel_tokenizer(mask: bool) -> PreTrainedTokenizerFast:
     if mask:
         tok.post_processor = processors.RobertaProcessing(("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>")))
         return PreTrainedTokenizerFast(
-            tokenizer_object=tok, bos_token="<s>", eos_token="</s>", sep_token="</s>", cls_token="<s>",
-            unk_token="<unk>", pad_token="<pad>", mask_token="<mask>",
+            tokenizer_object=tok,
+            bos_token="<s>",
+            eos_token="</s>",
+            sep_token="</s>",
+            cls_token="<s>",
+            unk_token="<unk>",
+            pad_token="<pad>",
+            mask_token="<mask>",
         )
     return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="<pad>")
 
@@ -102,8 +108,15 @@ def tiny_bert_mlm() -> LoadedModel:
 
 def tiny_roberta_mlm() -> LoadedModel:
     tok = bytelevel_tokenizer(mask=True)
-    cfg = RobertaConfig(vocab_size=len(tok), max_position_embeddings=66, pad_token_id=tok.pad_token_id,
-                        bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, attn_implementation="eager", **SMALL)
+    cfg = RobertaConfig(
+        vocab_size=len(tok),
+        max_position_embeddings=66,
+        pad_token_id=tok.pad_token_id,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+        attn_implementation="eager",
+        **SMALL,
+    )
     return _wrap(_spec("tiny-roberta", "masked", "RoBERTa"), _seeded(lambda: RobertaForMaskedLM(cfg)), tok)
 
 
@@ -115,17 +128,33 @@ def tiny_bert_encoder() -> LoadedModel:
 
 def tiny_gpt2() -> LoadedModel:
     tok = bytelevel_tokenizer(mask=False)
-    cfg = GPT2Config(vocab_size=len(tok), n_positions=64, n_embd=32, n_layer=2, n_head=4,
-                     bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, attn_implementation="eager")
+    cfg = GPT2Config(
+        vocab_size=len(tok),
+        n_positions=64,
+        n_embd=32,
+        n_layer=2,
+        n_head=4,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+        attn_implementation="eager",
+    )
     return _wrap(_spec("tiny-gpt2", "causal", "GPT"), _seeded(lambda: GPT2LMHeadModel(cfg)), tok)
 
 
 def tiny_llama() -> LoadedModel:
     """Llama with grouped-query attention (4 query heads share 2 key/value heads) and RoPE, like SmolLM2."""
     tok = metaspace_tokenizer()
-    cfg = LlamaConfig(vocab_size=len(tok), max_position_embeddings=64, num_key_value_heads=2, tie_word_embeddings=True,
-                      bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id,
-                      attn_implementation="eager", **SMALL)
+    cfg = LlamaConfig(
+        vocab_size=len(tok),
+        max_position_embeddings=64,
+        num_key_value_heads=2,
+        tie_word_embeddings=True,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+        pad_token_id=tok.pad_token_id,
+        attn_implementation="eager",
+        **SMALL,
+    )
     return _wrap(_spec("tiny-llama", "causal", "Llama"), _seeded(lambda: LlamaForCausalLM(cfg)), tok)
 
 

@@ -29,17 +29,31 @@ def _thin(n: int) -> int:
     return max(1, math.ceil(n / MAX_LABELS))
 
 
-def heatmap_figure(tokens: list[str], matrix: np.ndarray, title: str, row_start: int = 0,
-                   token_types: list[int] | None = None, x_title: str = "key (attended to)",
-                   y_title: str = "query (attending)", zmax: float | None = None) -> go.Figure:
+def heatmap_figure(
+    tokens: list[str],
+    matrix: np.ndarray,
+    title: str,
+    row_start: int = 0,
+    token_types: list[int] | None = None,
+    x_title: str = "key (attended to)",
+    y_title: str = "query (attending)",
+    zmax: float | None = None,
+) -> go.Figure:
     """One (T, T) map, queries down, keys across; rows [row_start, row_start + MAX_ROWS)."""
     labels = token_labels(tokens, token_types)
     stop = min(len(tokens), row_start + MAX_ROWS)
     rows = np.asarray(matrix[row_start:stop], dtype=np.float32)
-    fig = go.Figure(go.Heatmap(
-        z=rows, x=labels, y=labels[row_start:stop], colorscale=SEQUENTIAL, zmin=0, zmax=zmax,
-        hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>",
-    ))
+    fig = go.Figure(
+        go.Heatmap(
+            z=rows,
+            x=labels,
+            y=labels[row_start:stop],
+            colorscale=SEQUENTIAL,
+            zmin=0,
+            zmax=zmax,
+            hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>",
+        )
+    )
     size = max(360, min(900, 18 * len(rows) + 120))
     base_layout(fig, title, height=size)
     fig.update_xaxes(title=x_title, dtick=_thin(len(tokens)), tickangle=-60, side="top")
@@ -60,13 +74,26 @@ def layer_heads_figure(tokens: list[str], maps: np.ndarray, title: str, head_tit
     heads = maps.shape[0]
     cols = min(heads, 6 if heads % 6 == 0 or heads > 9 else (3 if heads == 9 else 4))
     rows = math.ceil(heads / cols)
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[head_title.format(head=h) for h in range(heads)],
-                        horizontal_spacing=0.02, vertical_spacing=0.06)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[head_title.format(head=h) for h in range(heads)],
+        horizontal_spacing=0.02,
+        vertical_spacing=0.06,
+    )
     pooled = pool(maps)
     for h in range(heads):
-        fig.add_trace(go.Heatmap(z=pooled[h], colorscale=SEQUENTIAL, zmin=0, showscale=h == 0,
-                                 hovertemplate=f"{head_title.format(head=h)}<br>%{{z:.3f}}<extra></extra>"),
-                      row=h // cols + 1, col=h % cols + 1)
+        fig.add_trace(
+            go.Heatmap(
+                z=pooled[h],
+                colorscale=SEQUENTIAL,
+                zmin=0,
+                showscale=h == 0,
+                hovertemplate=f"{head_title.format(head=h)}<br>%{{z:.3f}}<extra></extra>",
+            ),
+            row=h // cols + 1,
+            col=h % cols + 1,
+        )
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False, autorange="reversed")
     return base_layout(fig, title, height=170 * rows + 80)
@@ -87,11 +114,11 @@ def overview_image(attentions: np.ndarray, thumb: int = 32, gap: int = 4) -> np.
     image = np.full((layers * (thumb + gap) - gap, heads * (thumb + gap) - gap, 3), 255, dtype=np.uint8)
     pooled = pool(attentions, thumb)
     pooled = pooled / np.maximum(pooled.max(axis=(-2, -1), keepdims=True), 1e-9)
-    idx = (np.arange(thumb) * pooled.shape[-1] // thumb)  # nearest-neighbour up to thumb x thumb
+    idx = np.arange(thumb) * pooled.shape[-1] // thumb  # nearest-neighbour up to thumb x thumb
     for layer in range(layers):
         for head in range(heads):
             y, x = layer * (thumb + gap), head * (thumb + gap)
-            image[y:y + thumb, x:x + thumb] = _blues(pooled[layer, head][np.ix_(idx, idx)])
+            image[y : y + thumb, x : x + thumb] = _blues(pooled[layer, head][np.ix_(idx, idx)])
     return image
 
 
@@ -101,8 +128,9 @@ def overview_cell(x: int, y: int, layers: int, heads: int, thumb: int = 32, gap:
     return (layer, head) if 0 <= layer < layers and 0 <= head < heads and x >= 0 and y >= 0 else None
 
 
-def token_view_figure(tokens: list[str], matrix: np.ndarray, title: str, query: int | None = None,
-                      min_weight: float = 0.02, levels: int = 6) -> go.Figure:
+def token_view_figure(
+    tokens: list[str], matrix: np.ndarray, title: str, query: int | None = None, min_weight: float = 0.02, levels: int = 6
+) -> go.Figure:
     """bertviz-style: tokens on the left attend to tokens on the right; line opacity = weight."""
     length = len(tokens)
     queries = range(length) if query is None else [query]
@@ -117,27 +145,53 @@ def token_view_figure(tokens: list[str], matrix: np.ndarray, title: str, query: 
                 xs += [0, 1, None]
                 ys += [-i, -j, None]
         if xs:
-            fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
-                                     line=dict(color=PALETTE[0], width=1 + 3 * (level + 1) / levels),
-                                     opacity=0.15 + 0.85 * (level + 1) / levels))
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=ys,
+                    mode="lines",
+                    hoverinfo="skip",
+                    showlegend=False,
+                    line=dict(color=PALETTE[0], width=1 + 3 * (level + 1) / levels),
+                    opacity=0.15 + 0.85 * (level + 1) / levels,
+                )
+            )
     colors = [PALETTE[3] if query == i else ("black" if query is None else MUTED) for i in range(length)]
     for x, anchor, col in ((0, "left", colors), (1, "right", ["black"] * length)):
-        fig.add_trace(go.Scatter(x=[x] * length, y=[-i for i in range(length)], mode="text", text=tokens,
-                                 textposition=f"middle {anchor}", textfont=dict(color=col), showlegend=False,
-                                 hovertemplate="%{text}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=[x] * length,
+                y=[-i for i in range(length)],
+                mode="text",
+                text=tokens,
+                textposition=f"middle {anchor}",
+                textfont=dict(color=col),
+                showlegend=False,
+                hovertemplate="%{text}<extra></extra>",
+            )
+        )
     fig.update_xaxes(visible=False, range=[-0.6, 1.6])
     fig.update_yaxes(visible=False, range=[-length + 0.5, 0.5])
     return base_layout(fig, title, height=max(300, 20 * length + 80))
 
 
-def share_figure(first_share: np.ndarray, special_share: np.ndarray, title: str, first_name: str,
-                 special_name: str, x_title: str = "layer", y_title: str = "share of attention") -> go.Figure:
+def share_figure(
+    first_share: np.ndarray,
+    special_share: np.ndarray,
+    title: str,
+    first_name: str,
+    special_name: str,
+    x_title: str = "layer",
+    y_title: str = "share of attention",
+) -> go.Figure:
     """Per layer, the mean attention mass on the first token and on the other special tokens."""
     layers = list(range(len(first_share)))
-    fig = go.Figure([
-        go.Scatter(x=layers, y=first_share, mode="lines+markers", name=first_name, line=dict(color=PALETTE[0])),
-        go.Scatter(x=layers, y=special_share, mode="lines+markers", name=special_name, line=dict(color=PALETTE[1])),
-    ])
+    fig = go.Figure(
+        [
+            go.Scatter(x=layers, y=first_share, mode="lines+markers", name=first_name, line=dict(color=PALETTE[0])),
+            go.Scatter(x=layers, y=special_share, mode="lines+markers", name=special_name, line=dict(color=PALETTE[1])),
+        ]
+    )
     fig.update_xaxes(title=x_title, dtick=1 if len(layers) <= 12 else None)
     fig.update_yaxes(title=y_title, range=[0, 1])
     return base_layout(fig, title, height=380)
@@ -145,8 +199,14 @@ def share_figure(first_share: np.ndarray, special_share: np.ndarray, title: str,
 
 def entropy_figure(entropy: np.ndarray, title: str, x_title: str = "head", y_title: str = "layer") -> go.Figure:
     """(layers, heads) mean row entropy in bits: low = focused heads, high = broad ones."""
-    fig = go.Figure(go.Heatmap(z=entropy, colorscale="Viridis", colorbar=dict(title="bits"),
-                               hovertemplate="layer %{y} · head %{x}<br>%{z:.2f} bits<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=entropy,
+            colorscale="Viridis",
+            colorbar=dict(title="bits"),
+            hovertemplate="layer %{y} · head %{x}<br>%{z:.2f} bits<extra></extra>",
+        )
+    )
     fig.update_xaxes(title=x_title, dtick=1)
     fig.update_yaxes(title=y_title, autorange="reversed")
     return base_layout(fig, title, height=max(320, 18 * entropy.shape[0] + 120))
@@ -158,32 +218,55 @@ def compare_figure(panels: list[tuple[str, list[str], np.ndarray]], title: str) 
     for col, (_, tokens, matrix) in enumerate(panels, start=1):
         labels = token_labels(tokens)
         rows = min(len(tokens), MAX_ROWS)
-        fig.add_trace(go.Heatmap(z=np.asarray(matrix[:rows], dtype=np.float32), x=labels, y=labels[:rows],
-                                 colorscale=SEQUENTIAL, zmin=0, zmax=1, showscale=col == 1,
-                                 hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>"), row=1, col=col)
+        fig.add_trace(
+            go.Heatmap(
+                z=np.asarray(matrix[:rows], dtype=np.float32),
+                x=labels,
+                y=labels[:rows],
+                colorscale=SEQUENTIAL,
+                zmin=0,
+                zmax=1,
+                showscale=col == 1,
+                hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>",
+            ),
+            row=1,
+            col=col,
+        )
         fig.update_xaxes(dtick=_thin(len(tokens)), tickangle=-60, row=1, col=col)
         fig.update_yaxes(dtick=_thin(rows), autorange="reversed", row=1, col=col)
     return base_layout(fig, title, height=max(420, min(900, 14 * max(len(p[1]) for p in panels) + 160)))
 
 
-def step_figure(tokens: list[str], scores: np.ndarray, weights: np.ndarray, model_weights: np.ndarray, title: str,
-                names: tuple[str, str, str] = ("q·k/√d", "softmax", "model's attention")) -> go.Figure:
+def step_figure(
+    tokens: list[str],
+    scores: np.ndarray,
+    weights: np.ndarray,
+    model_weights: np.ndarray,
+    title: str,
+    names: tuple[str, str, str] = ("q·k/√d", "softmax", "model's attention"),
+) -> go.Figure:
     """Scores of one query against every key, their softmax, and the model's own weights on top."""
     labels = token_labels(tokens)
     shown = [None if not np.isfinite(s) else float(s) for s in scores]  # masked (future) keys: no bar
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, subplot_titles=names[:2], vertical_spacing=0.1)
     fig.add_trace(go.Bar(x=labels, y=shown, name=names[0], marker_color=PALETTE[1]), row=1, col=1)
     fig.add_trace(go.Bar(x=labels, y=weights, name=names[1], marker_color=PALETTE[0]), row=2, col=1)
-    fig.add_trace(go.Scatter(x=labels, y=model_weights, mode="markers", name=names[2],
-                             marker=dict(color=PALETTE[3], symbol="x", size=9)), row=2, col=1)
+    fig.add_trace(
+        go.Scatter(x=labels, y=model_weights, mode="markers", name=names[2], marker=dict(color=PALETTE[3], symbol="x", size=9)),
+        row=2,
+        col=1,
+    )
     fig.update_xaxes(dtick=_thin(len(tokens)), tickangle=-60, row=2, col=1)
     return base_layout(fig, title, height=520)
 
 
 def positional_figure(encoding: np.ndarray, title: str, x_title: str = "dimension", y_title: str = "position") -> go.Figure:
     """The sinusoidal encoding, positions down, dimensions across, values in [-1, 1]."""
-    fig = go.Figure(go.Heatmap(z=encoding, colorscale="RdBu", zmin=-1, zmax=1,
-                               hovertemplate="position %{y} · dim %{x}<br>%{z:.3f}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=encoding, colorscale="RdBu", zmin=-1, zmax=1, hovertemplate="position %{y} · dim %{x}<br>%{z:.3f}<extra></extra>"
+        )
+    )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, autorange="reversed")
     return base_layout(fig, title, height=460)
@@ -191,8 +274,9 @@ def positional_figure(encoding: np.ndarray, title: str, x_title: str = "dimensio
 
 def similarity_figure(similarity: np.ndarray, title: str, axis_title: str = "position") -> go.Figure:
     """Cosine similarity between position vectors: a bright band near the diagonal = nearby positions alike."""
-    fig = go.Figure(go.Heatmap(z=similarity, colorscale="RdBu", zmin=-1, zmax=1,
-                               hovertemplate="%{y} vs %{x}<br>cos %{z:.3f}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(z=similarity, colorscale="RdBu", zmin=-1, zmax=1, hovertemplate="%{y} vs %{x}<br>cos %{z:.3f}<extra></extra>")
+    )
     fig.update_xaxes(title=axis_title)
     fig.update_yaxes(title=axis_title, autorange="reversed")
     return base_layout(fig, title, height=460)

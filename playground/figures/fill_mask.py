@@ -18,9 +18,12 @@ def fill_mask_figure(results: list[FillMaskResult], titles: list[str], x_title: 
     """
     n_masks = max(len(r.predictions) for r in results)
     fig = make_subplots(
-        rows=n_masks, cols=len(results), column_titles=titles,
+        rows=n_masks,
+        cols=len(results),
+        column_titles=titles,
         row_titles=[mask_title.format(n=i + 1) for i in range(n_masks)] if n_masks > 1 else None,
-        horizontal_spacing=0.08, vertical_spacing=0.12 / max(1, n_masks - 1) if n_masks > 1 else 0.0,
+        horizontal_spacing=0.08,
+        vertical_spacing=0.12 / max(1, n_masks - 1) if n_masks > 1 else 0.0,
     )
     for col, result in enumerate(results, start=1):
         for row, preds in enumerate(result.predictions, start=1):
@@ -38,7 +41,8 @@ def fill_mask_figure(results: list[FillMaskResult], titles: list[str], x_title: 
                     hovertemplate="%{y}<br>token: %{customdata[0]} (id %{customdata[1]})<br>p = %{x:.4f}<extra></extra>",
                     showlegend=False,
                 ),
-                row=row, col=col,
+                row=row,
+                col=col,
             )
             fig.update_xaxes(range=[0, 1], tickformat=".0%", title_text=x_title if row == n_masks else None, row=row, col=col)
     top_k = max(len(p) for r in results for p in r.predictions)

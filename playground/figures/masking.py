@@ -9,9 +9,18 @@ from playground.figures.common import MUTED, PALETTE, base_layout
 
 # One colour per token fate, shared by every strategy so the legend reads the same everywhere.
 ACTION_COLOURS = {
-    "none": "#f4f4f4", "special": MUTED, "mask": PALETTE[0], "random": PALETTE[1], "kept": PALETTE[2],
-    "sentinel": PALETTE[4], "predicted": PALETTE[3], "context": "#e8f1f8", "replaced": PALETTE[3],
-    "original": "#dff3ea", "source": PALETTE[5], "target": PALETTE[6],
+    "none": "#f4f4f4",
+    "special": MUTED,
+    "mask": PALETTE[0],
+    "random": PALETTE[1],
+    "kept": PALETTE[2],
+    "sentinel": PALETTE[4],
+    "predicted": PALETTE[3],
+    "context": "#e8f1f8",
+    "replaced": PALETTE[3],
+    "original": "#dff3ea",
+    "source": PALETTE[5],
+    "target": PALETTE[6],
 }
 _ORDER = list(ACTION_COLOURS)
 
@@ -24,17 +33,37 @@ def _discrete_scale() -> list[list]:
     return scale
 
 
-def token_grid_figure(tokens: list[list[str]], rows: list[tuple[str, list[str]]], names: dict[str, str],
-                      title: str = "") -> go.Figure:
+def token_grid_figure(
+    tokens: list[list[str]], rows: list[tuple[str, list[str]]], names: dict[str, str], title: str = ""
+) -> go.Figure:
     """Rows of tokens coloured by what happened to each; `tokens` gives the text per row, `names` the legend."""
     z = [[_ORDER.index(a) for a in actions] for _, actions in rows]
     hover = [[f"{t}<br>{names.get(a, a)}" for t, a in zip(toks, actions)] for toks, (_, actions) in zip(tokens, rows)]
-    fig = go.Figure(go.Heatmap(
-        z=z, text=tokens, texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorscale=_discrete_scale(),
-        zmin=0, zmax=len(_ORDER), showscale=False, xgap=2, ygap=2))
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            text=tokens,
+            texttemplate="%{text}",
+            hovertext=hover,
+            hoverinfo="text",
+            colorscale=_discrete_scale(),
+            zmin=0,
+            zmax=len(_ORDER),
+            showscale=False,
+            xgap=2,
+            ygap=2,
+        )
+    )
     for action in dict.fromkeys(a for _, actions in rows for a in actions):  # legend: only the fates that occur
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=names.get(action, action),
-                                 marker=dict(size=12, symbol="square", color=ACTION_COLOURS[action])))
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=names.get(action, action),
+                marker=dict(size=12, symbol="square", color=ACTION_COLOURS[action]),
+            )
+        )
     fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=[label for label, _ in rows], autorange="reversed")
     fig.update_xaxes(showticklabels=False)
     fig.update_layout(legend=dict(orientation="h", y=-0.15), plot_bgcolor="white")
@@ -47,28 +76,50 @@ def matrices_figure(matrices: dict[str, list[list[int]]], tokens: list[str], tit
     fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.06)
     labels = [f"{i}:{t}" for i, t in enumerate(tokens)]
     for k, name in enumerate(names):
-        fig.add_trace(go.Heatmap(z=matrices[name], x=labels, y=labels, colorscale=[[0, "#ffffff"], [1, PALETTE[0]]],
-                                 zmin=0, zmax=1, showscale=False, xgap=1, ygap=1,
-                                 hovertemplate="%{y} → %{x}: %{z}<extra></extra>"), 1, k + 1)
+        fig.add_trace(
+            go.Heatmap(
+                z=matrices[name],
+                x=labels,
+                y=labels,
+                colorscale=[[0, "#ffffff"], [1, PALETTE[0]]],
+                zmin=0,
+                zmax=1,
+                showscale=False,
+                xgap=1,
+                ygap=1,
+                hovertemplate="%{y} → %{x}: %{z}<extra></extra>",
+            ),
+            1,
+            k + 1,
+        )
         fig.update_yaxes(autorange="reversed", showticklabels=k == 0, row=1, col=k + 1)
     return base_layout(fig, title, height=max(360, 26 * len(tokens) + 120))
 
 
-def rates_figure(names: list[str], empirical: list[float], theory: list[float], stderr: list[float],
-                 labels: tuple[str, str], title: str = "") -> go.Figure:
+def rates_figure(
+    names: list[str], empirical: list[float], theory: list[float], stderr: list[float], labels: tuple[str, str], title: str = ""
+) -> go.Figure:
     """Empirical rates (with ±2 standard errors) beside theory."""
-    fig = go.Figure([
-        go.Bar(name=labels[0], x=names, y=empirical, marker_color=PALETTE[0],
-               error_y=dict(type="data", array=[2 * s for s in stderr], visible=True)),
-        go.Bar(name=labels[1], x=names, y=theory, marker_color=PALETTE[1]),
-    ])
+    fig = go.Figure(
+        [
+            go.Bar(
+                name=labels[0],
+                x=names,
+                y=empirical,
+                marker_color=PALETTE[0],
+                error_y=dict(type="data", array=[2 * s for s in stderr], visible=True),
+            ),
+            go.Bar(name=labels[1], x=names, y=theory, marker_color=PALETTE[1]),
+        ]
+    )
     fig.update_layout(barmode="group")
     return base_layout(fig, title, height=360)
 
 
 def histogram_figure(x: list, series: dict[str, list[float]], x_title: str, title: str = "") -> go.Figure:
     """Distributions over `x` as grouped bars (e.g. span lengths: drawn, realised, theory)."""
-    fig = go.Figure([go.Bar(name=name, x=x, y=y, marker_color=PALETTE[k % len(PALETTE)])
-                     for k, (name, y) in enumerate(series.items())])
+    fig = go.Figure(
+        [go.Bar(name=name, x=x, y=y, marker_color=PALETTE[k % len(PALETTE)]) for k, (name, y) in enumerate(series.items())]
+    )
     fig.update_layout(barmode="group", xaxis_title=x_title)
     return base_layout(fig, title, height=340)

@@ -44,8 +44,14 @@ def scatter_figure(result: PolysemyResult, no_label: str = "(no label)", title: 
     """One projected scatter per model (2-D or 3-D), points coloured by sense; static baselines collapse to a point."""
     rows, cols = _grid(len(result.views))
     kind = "scene" if result.dims == 3 else "xy"
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.views],
-                        specs=[[{"type": kind}] * cols for _ in range(rows)], horizontal_spacing=0.06, vertical_spacing=0.12)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[_title(v) for v in result.views],
+        specs=[[{"type": kind}] * cols for _ in range(rows)],
+        horizontal_spacing=0.06,
+        vertical_spacing=0.12,
+    )
     colours, shown = sense_colours(result.targets), set()
     for n, v in enumerate(result.views):
         r, c = divmod(n, cols)
@@ -55,10 +61,18 @@ def scatter_figure(result: PolysemyResult, no_label: str = "(no label)", title: 
                 continue
             hover = [f"{highlighted(result.targets[v.vectors.rows[k]])}<br>{' '.join(v.vectors.pieces[k])}" for k in idx]
             xyz = dict(zip("xyz", v.coords[idx].T.tolist()))
-            common = dict(name=label or no_label, legendgroup=label, showlegend=label not in shown, text=hover,
-                          hovertemplate="%{text}<extra>" + html.escape(label or no_label) + "</extra>", mode="markers")
+            common = dict(
+                name=label or no_label,
+                legendgroup=label,
+                showlegend=label not in shown,
+                text=hover,
+                hovertemplate="%{text}<extra>" + html.escape(label or no_label) + "</extra>",
+                mode="markers",
+            )
             marker = dict(color=colour, size=6 if kind == "scene" else 10, line=dict(width=1, color="white"))
-            trace = go.Scatter3d(marker=marker, **xyz, **common) if kind == "scene" else go.Scatter(marker=marker, **xyz, **common)
+            trace = (
+                go.Scatter3d(marker=marker, **xyz, **common) if kind == "scene" else go.Scatter(marker=marker, **xyz, **common)
+            )
             fig.add_trace(trace, row=r + 1, col=c + 1)
             shown.add(label)
     fig.update_xaxes(showticklabels=False, zeroline=False)
@@ -69,24 +83,43 @@ def scatter_figure(result: PolysemyResult, no_label: str = "(no label)", title: 
 def similarity_figure(result: PolysemyResult, title: str = "") -> go.Figure:
     """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense."""
     rows, cols = _grid(len(result.views))
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.views],
-                        horizontal_spacing=0.08, vertical_spacing=0.14)
+    fig = make_subplots(
+        rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.views], horizontal_spacing=0.08, vertical_spacing=0.14
+    )
     for n, v in enumerate(result.views):
         r, c = divmod(n, cols)
         ticks = [f"{result.targets[i].label or '·'} #{i + 1}" for i in v.vectors.rows]
         hover = [highlighted(result.targets[i]) for i in v.vectors.rows]
         text = [[f"{hover[a]}<br>{hover[b]}" for b in range(len(hover))] for a in range(len(hover))]
-        fig.add_trace(go.Heatmap(z=np.round(v.similarity, 3).tolist(), x=ticks, y=ticks, zmin=-1, zmax=1, colorscale=DIVERGING,
-                                 text=text, hovertemplate="%{text}<br>cos = %{z}<extra></extra>", showscale=n == 0,
-                                 colorbar=dict(title="cos", len=0.5)), row=r + 1, col=c + 1)
+        fig.add_trace(
+            go.Heatmap(
+                z=np.round(v.similarity, 3).tolist(),
+                x=ticks,
+                y=ticks,
+                zmin=-1,
+                zmax=1,
+                colorscale=DIVERGING,
+                text=text,
+                hovertemplate="%{text}<br>cos = %{z}<extra></extra>",
+                showscale=n == 0,
+                colorbar=dict(title="cos", len=0.5),
+            ),
+            row=r + 1,
+            col=c + 1,
+        )
         fig.update_yaxes(autorange="reversed", row=r + 1, col=c + 1)
     fig.update_xaxes(tickangle=-45, tickfont=dict(size=9))
     fig.update_yaxes(tickfont=dict(size=9))
     return base_layout(fig, title, height=380 * rows)
 
 
-def layer_curve_figure(result: PolysemyResult, separation: str = "sense separation (cos within − cos across)",
-                       accuracy: str = "nearest-neighbour sense accuracy", layer: str = "layer", title: str = "") -> go.Figure:
+def layer_curve_figure(
+    result: PolysemyResult,
+    separation: str = "sense separation (cos within − cos across)",
+    accuracy: str = "nearest-neighbour sense accuracy",
+    layer: str = "layer",
+    title: str = "",
+) -> go.Figure:
     """Both scores across layers for every contextual model; single-vector baselines as dashed horizontal lines."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=[separation, accuracy], horizontal_spacing=0.1)
     depth = max((len(v.separation) - 1 for v in result.views), default=0)
@@ -96,7 +129,9 @@ def layer_curve_figure(result: PolysemyResult, separation: str = "sense separati
             if len(values) > 1:
                 trace = go.Scatter(x=list(range(len(values))), y=values.tolist(), mode="lines+markers", line=dict(color=colour))
             else:
-                trace = go.Scatter(x=[0, max(depth, 1)], y=[float(values[0])] * 2, mode="lines", line=dict(color=colour, dash="dash"))
+                trace = go.Scatter(
+                    x=[0, max(depth, 1)], y=[float(values[0])] * 2, mode="lines", line=dict(color=colour, dash="dash")
+                )
             trace.update(name=v.vectors.label, legendgroup=v.vectors.key, showlegend=col == 1)
             fig.add_trace(trace, row=1, col=col)
     fig.update_xaxes(title_text=layer)

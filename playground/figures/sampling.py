@@ -23,16 +23,29 @@ def _bars(fig: go.Figure, view: "Distribution", stage: str, col: int, hover_stag
     labels = [f"{rank}. {tok}" for rank, tok in enumerate(view.tokens, start=1)]  # ranked: tokens that read alike stay apart
     probs, kept = view.probs[stage], view.shown_kept[stage]
     colours = [CHOSEN if i == view.chosen else KEPT if k else MUTED for i, k in zip(view.token_ids, kept)]
-    fig.add_trace(go.Bar(
-        x=[float(p) for p in probs][::-1], y=labels[::-1], orientation="h", marker_color=colours[::-1],
-        text=[f"{p:.1%}" if k else "×" for p, k in zip(probs, kept)][::-1], textposition="auto",
-        customdata=[[i, hover_stage] for i in view.token_ids][::-1],
-        hovertemplate="%{y} (id %{customdata[0]})<br>%{customdata[1]}: p = %{x:.4f}<extra></extra>", showlegend=False,
-    ), row=1, col=col)
+    fig.add_trace(
+        go.Bar(
+            x=[float(p) for p in probs][::-1],
+            y=labels[::-1],
+            orientation="h",
+            marker_color=colours[::-1],
+            text=[f"{p:.1%}" if k else "×" for p, k in zip(probs, kept)][::-1],
+            textposition="auto",
+            customdata=[[i, hover_stage] for i in view.token_ids][::-1],
+            hovertemplate="%{y} (id %{customdata[0]})<br>%{customdata[1]}: p = %{x:.4f}<extra></extra>",
+            showlegend=False,
+        ),
+        row=1,
+        col=col,
+    )
 
 
-def distribution_figure(view: "Distribution", stage_titles: Sequence[str], x_title: str,
-                        stages: Sequence[str] = ("raw", "temperature", "top_k", "top_p")) -> go.Figure:
+def distribution_figure(
+    view: "Distribution",
+    stage_titles: Sequence[str],
+    x_title: str,
+    stages: Sequence[str] = ("raw", "temperature", "top_k", "top_p"),
+) -> go.Figure:
     """One column of bars per stage for the same top tokens; filtered tokens grey, the drawn token highlighted.
 
     Args:
@@ -66,8 +79,10 @@ def _token_span(tok, hover: str) -> str:
     text = html.escape(tok.text).replace("\n", "↵<br>") if tok.text else ""
     if not text:
         return ""
-    return (f'<span class="tp-token" style="background:{probability_colour(tok.prob)};border-radius:3px" '
-            f'title="{html.escape(hover, quote=True)}">{text}</span>')
+    return (
+        f'<span class="tp-token" style="background:{probability_colour(tok.prob)};border-radius:3px" '
+        f'title="{html.escape(hover, quote=True)}">{text}</span>'
+    )
 
 
 def generation_html(result: "GenerationResult", sample_label: str, hover: str, legend: str, ended: str) -> str:
@@ -81,13 +96,25 @@ def generation_html(result: "GenerationResult", sample_label: str, hover: str, l
     blocks = []
     for n, sample in enumerate(result.samples, start=1):
         spans = "".join(
-            _token_span(tok, hover.format(p=f"{tok.prob:.3f}", raw=f"{tok.raw_prob:.3f}", rank=tok.rank,
-                                          alternatives=" · ".join(f"{a} {q:.3f}" for a, q in tok.alternatives)))
+            _token_span(
+                tok,
+                hover.format(
+                    p=f"{tok.prob:.3f}",
+                    raw=f"{tok.raw_prob:.3f}",
+                    rank=tok.rank,
+                    alternatives=" · ".join(f"{a} {q:.3f}" for a, q in tok.alternatives),
+                ),
+            )
             for tok in sample.tokens
         )
         end = f' <span style="opacity:.6">⟨{html.escape(ended)}⟩</span>' if sample.finished else ""
-        blocks.append(f'<div class="tp-sample" style="margin:.4rem 0;line-height:1.9;white-space:pre-wrap">'
-                      f'<b>{html.escape(sample_label.format(n=n))}</b> <span style="opacity:.65">{prompt}</span>{spans}{end}</div>')
-    key = "".join(f'<span style="background:{probability_colour(p)};padding:0 .4rem;margin-right:2px">{p:.0%}</span>'
-                  for p in (0.0, 0.25, 0.5, 0.75, 1.0))
-    return f'<div class="tp-generation">{"".join(blocks)}<div style="font-size:.85rem;opacity:.8">{html.escape(legend)} {key}</div></div>'
+        blocks.append(
+            f'<div class="tp-sample" style="margin:.4rem 0;line-height:1.9;white-space:pre-wrap">'
+            f'<b>{html.escape(sample_label.format(n=n))}</b> <span style="opacity:.65">{prompt}</span>{spans}{end}</div>'
+        )
+    key = "".join(
+        f'<span style="background:{probability_colour(p)};padding:0 .4rem;margin-right:2px">{p:.0%}</span>'
+        for p in (0.0, 0.25, 0.5, 0.75, 1.0)
+    )
+    footer = f'<div style="font-size:.85rem;opacity:.8">{html.escape(legend)} {key}</div>'
+    return f'<div class="tp-generation">{"".join(blocks)}{footer}</div>'

@@ -25,20 +25,36 @@ def build_tab(ui: UIContext) -> dict:
     view_choices = lambda lang: [(t(k, lang), v) for k, v in view_keys]  # noqa: E731
     loc.add(gr.Markdown(t("attention.intro")), value="attention.intro")
     with gr.Row():
-        model = loc.add(gr.Dropdown(models, value=_default(models, "minilm"), label=t("attention.model")), label="attention.model")
-        other = loc.add(gr.Dropdown(models, value=_default(models, "smollm2-instruct"), label=t("attention.other_model")),
-                        label="attention.other_model")
+        model = loc.add(
+            gr.Dropdown(models, value=_default(models, "minilm"), label=t("attention.model")), label="attention.model"
+        )
+        other = loc.add(
+            gr.Dropdown(models, value=_default(models, "smollm2-instruct"), label=t("attention.other_model")),
+            label="attention.other_model",
+        )
     text = loc.add(gr.Textbox(EXAMPLE, label=t("attention.text"), lines=2), label="attention.text")
-    text_b = loc.add(gr.Textbox("", label=t("attention.text_b"), info=t("attention.text_b_info")),
-                     label="attention.text_b", info="attention.text_b_info")
+    text_b = loc.add(
+        gr.Textbox("", label=t("attention.text_b"), info=t("attention.text_b_info")),
+        label="attention.text_b",
+        info="attention.text_b_info",
+    )
     run = loc.add(gr.Button(t("common.run"), variant="primary", elem_id="attention-run"), value="common.run")
-    view = loc.add(gr.Radio(view_choices("en"), value="head", label=t("attention.view"), elem_id="attention-view"), label="attention.view", choices=view_choices)
+    view = loc.add(
+        gr.Radio(view_choices("en"), value="head", label=t("attention.view"), elem_id="attention-view"),
+        label="attention.view",
+        choices=view_choices,
+    )
     with gr.Row():
         layer = loc.add(gr.Slider(0, 5, value=0, step=1, label=t("attention.layer")), label="attention.layer")
         head = loc.add(gr.Slider(0, 11, value=0, step=1, label=t("attention.head")), label="attention.head")
-        query = loc.add(gr.Slider(-1, 20, value=-1, step=1, label=t("attention.query"), info=t("attention.query_info")),
-                        label="attention.query", info="attention.query_info")
-        row_start = loc.add(gr.Slider(0, 255, value=0, step=1, label=t("attention.row_start"), visible=False), label="attention.row_start")
+        query = loc.add(
+            gr.Slider(-1, 20, value=-1, step=1, label=t("attention.query"), info=t("attention.query_info")),
+            label="attention.query",
+            info="attention.query_info",
+        )
+        row_start = loc.add(
+            gr.Slider(0, 255, value=0, step=1, label=t("attention.row_start"), visible=False), label="attention.row_start"
+        )
     info = gr.Markdown(elem_id="attention-info")
     plot = gr.Plot(show_label=False, elem_id="attention-plot")
     plot2 = gr.Plot(show_label=False, visible=False)
@@ -54,7 +70,9 @@ def build_tab(ui: UIContext) -> dict:
 
     def show(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=gr.Progress()):
         with friendly_errors(lang):
-            out = av.render(service, model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress)
+            out = av.render(
+                service, model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress
+            )
         layers, heads, length = out["result"].shape
         return (
             out["info"],
@@ -70,7 +88,9 @@ def build_tab(ui: UIContext) -> dict:
 
     def exports(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=gr.Progress()):
         with friendly_errors(lang):
-            out = av.render(service, model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress)
+            out = av.render(
+                service, model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress
+            )
             payload = av.api_payload(out["lm"], out["result"], out["layer"], out["head"], row_i)
         stem = f"attention-{model_key}-L{out['layer']}-H{out['head']}"
         paths = [export_json(f"{stem}.json", payload)]
@@ -81,7 +101,9 @@ def build_tab(ui: UIContext) -> dict:
         paths.append(export_file(f"{stem}.csv", av.matrix_csv(out["result"].tokens, matrix)))
         return paths
 
-    def attention(model: str, text: str, text_b: str = "", layer: int = 0, head: int = 0, row_start: int = 0, lang: str = "en") -> dict:
+    def attention(
+        model: str, text: str, text_b: str = "", layer: int = 0, head: int = 0, row_start: int = 0, lang: str = "en"
+    ) -> dict:
         """Attention of one layer and head (tokens, T x T matrix in row windows) and the summaries, as JSON."""
         lm, result = service.result(model, text, text_b, lang)
         with friendly_errors(lang):
@@ -91,11 +113,16 @@ def build_tab(ui: UIContext) -> dict:
     for event in (run.click, text.submit):
         event(show, inputs, outputs, api_visibility="private").success(lambda: True, None, shown, api_visibility="private")
     # A language switch redraws what is on screen from the cache; before any run it does nothing.
-    ui.lang.change(lambda has, *args: show(*args, progress=None) if has else [gr.update()] * len(outputs),
-                   [shown] + inputs, outputs, api_visibility="private")
+    ui.lang.change(
+        lambda has, *args: show(*args, progress=None) if has else [gr.update()] * len(outputs),
+        [shown] + inputs,
+        outputs,
+        api_visibility="private",
+    )
     view.change(show, inputs, outputs, api_visibility="private")
     for slider in (layer, head, query, row_start):
         slider.release(show, inputs, outputs, api_visibility="private")
+
     def open_thumbnail(model_key: str, text_a: str, text_pair: str, lang: str, evt: gr.SelectData):
         return av.select_thumbnail(service, evt, model_key, text_a, text_pair, lang)
 

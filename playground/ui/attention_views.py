@@ -28,7 +28,9 @@ API_CELLS = 40_000  # cells per T x T matrix in one API response, so the JSON st
 @on_gpu
 def _extract(lm: Any, request: att.AttentionRequest) -> att.AttentionResult:
     (result,) = att.extract_attention(lm, [request])
-    return replace(result, attentions=result.attentions.astype(np.float16)) if result.attentions.nbytes > FLOAT16_ABOVE else result
+    return (
+        replace(result, attentions=result.attentions.astype(np.float16)) if result.attentions.nbytes > FLOAT16_ABOVE else result
+    )
 
 
 @on_gpu
@@ -66,7 +68,9 @@ def _clamp(value: Any, low: int, high: int) -> int:
 def info_markdown(lm: Any, result: att.AttentionResult, lang: str, extra: list[str]) -> str:
     layers, heads, length = result.shape
     direction = t("attention.causal" if result.causal else "attention.bidirectional", lang)
-    lines = [t("attention.info", lang, provenance=provenance(lm, lang), n=length, layers=layers, heads=heads, direction=direction)]
+    lines = [
+        t("attention.info", lang, provenance=provenance(lm, lang), n=length, layers=layers, heads=heads, direction=direction)
+    ]
     if any(result.token_type_ids):
         b = sum(result.token_type_ids)
         lines.append(t("attention.segments", lang, a=length - b, b=b))
@@ -77,18 +81,44 @@ def step_markdown(step: Any, lang: str, dims: int = 6) -> str:
     """The numbers of the formula for one query: q, and per key its score, weight, k and v (truncated)."""
     fmt = lambda v: ", ".join(f"{x:+.3f}" for x in v[:dims]) + (", …" if len(v) > dims else "")  # noqa: E731
     d = step.q.shape[0]
-    rows = [t("attention.step.q", lang, n=min(dims, d), d=d, values=fmt(step.q)), "", t("attention.step.table", lang), "|---|---|---|---|---|"]
+    rows = [
+        t("attention.step.q", lang, n=min(dims, d), d=d, values=fmt(step.q)),
+        "",
+        t("attention.step.table", lang),
+        "|---|---|---|---|---|",
+    ]
     for j, token in enumerate(step.tokens):
         score = "−∞" if not np.isfinite(step.scores[j]) else f"{step.scores[j]:+.3f}"
         rows.append(f"| {j}·`{token}` | {score} | {step.weights[j]:.4f} | `{fmt(step.keys[j])}` | `{fmt(step.values[j])}` |")
-    summary = t("attention.step.summary", lang, head=step.head, kv_head=step.kv_head, d=d, scale=step.scale,
-                rope=t("attention.step.rope", lang) if step.rope else "", causal=t("attention.step.causal", lang) if step.causal else "",
-                error=step.max_error, output=fmt(step.output))
+    summary = t(
+        "attention.step.summary",
+        lang,
+        head=step.head,
+        kv_head=step.kv_head,
+        d=d,
+        scale=step.scale,
+        rope=t("attention.step.rope", lang) if step.rope else "",
+        causal=t("attention.step.causal", lang) if step.causal else "",
+        error=step.max_error,
+        output=fmt(step.output),
+    )
     return summary + "\n\n" + "\n".join(rows)
 
 
-def render(service: AttentionService, model: str, text: str, text_b: str, view: str, layer: Any, head: Any, query: Any,
-           row_start: Any, other: str, lang: str, progress: Any = None) -> dict[str, Any]:
+def render(
+    service: AttentionService,
+    model: str,
+    text: str,
+    text_b: str,
+    view: str,
+    layer: Any,
+    head: Any,
+    query: Any,
+    row_start: Any,
+    other: str,
+    lang: str,
+    progress: Any = None,
+) -> dict[str, Any]:
     """Everything the tab shows for one view; only the model call is cached, figures are rebuilt (cheap)."""
     lm, result = service.result(model, text, text_b, lang, progress)
     layers, heads, length = result.shape
@@ -101,34 +131,56 @@ def render(service: AttentionService, model: str, text: str, text_b: str, view: 
     if view in ("head", "tokens", "step"):
         out["matrix"] = att.head_map(result, layer, head)
     if view == "head":
-        out["plot"] = figs.heatmap_figure(result.tokens, out["matrix"], t("attention.title.head", lang, layer=layer, head=head),
-                                          row_start, types, **axes)
+        out["plot"] = figs.heatmap_figure(
+            result.tokens, out["matrix"], t("attention.title.head", lang, layer=layer, head=head), row_start, types, **axes
+        )
         if length > figs.MAX_ROWS:
             stop = min(length, row_start + figs.MAX_ROWS) - 1
             out["extra"].append(t("attention.rows_note", lang, start=row_start, stop=stop, n=length))
     elif view == "layer":
-        out["plot"] = figs.layer_heads_figure(result.tokens, result.attentions[layer], t("attention.title.layer", lang, layer=layer),
-                                              t("attention.head_n", lang, head="{head}"))
+        out["plot"] = figs.layer_heads_figure(
+            result.tokens,
+            result.attentions[layer],
+            t("attention.title.layer", lang, layer=layer),
+            t("attention.head_n", lang, head="{head}"),
+        )
     elif view == "overview":
         out["image"] = figs.overview_image(result.attentions)
         out["extra"].append(t("attention.overview_help", lang))
     elif view == "tokens":
-        out["plot"] = figs.token_view_figure(result.tokens, out["matrix"], t("attention.title.tokens", lang, layer=layer, head=head),
-                                             None if query < 0 else query)
+        out["plot"] = figs.token_view_figure(
+            result.tokens, out["matrix"], t("attention.title.tokens", lang, layer=layer, head=head), None if query < 0 else query
+        )
     elif view == "mean":
         out["matrix"] = result.attentions[layer].astype(np.float32).mean(axis=0)
-        out["plot"] = figs.heatmap_figure(result.tokens, out["matrix"], t("attention.title.mean", lang, layer=layer), row_start, types, **axes)
+        out["plot"] = figs.heatmap_figure(
+            result.tokens, out["matrix"], t("attention.title.mean", lang, layer=layer), row_start, types, **axes
+        )
     elif view == "rollout":
         out["matrix"] = att.rollout(result.attentions)
-        out["plot"] = figs.heatmap_figure(result.tokens, out["matrix"], t("attention.title.rollout", lang), row_start, types, **axes)
+        out["plot"] = figs.heatmap_figure(
+            result.tokens, out["matrix"], t("attention.title.rollout", lang), row_start, types, **axes
+        )
     elif view in ("special", "entropy"):
         summary = att.summarize(result, layer)
-        out["plot"] = (figs.share_figure(summary.first_share, summary.special_share, t("attention.title.special", lang),
-                                         t("attention.first_token", lang, token=result.tokens[0]), t("attention.other_special", lang),
-                                         t("attention.axis.layer", lang), t("attention.axis.share", lang))
-                       if view == "special" else
-                       figs.entropy_figure(summary.entropy, t("attention.title.entropy", lang), t("attention.axis.head", lang),
-                                           t("attention.axis.layer", lang)))
+        out["plot"] = (
+            figs.share_figure(
+                summary.first_share,
+                summary.special_share,
+                t("attention.title.special", lang),
+                t("attention.first_token", lang, token=result.tokens[0]),
+                t("attention.other_special", lang),
+                t("attention.axis.layer", lang),
+                t("attention.axis.share", lang),
+            )
+            if view == "special"
+            else figs.entropy_figure(
+                summary.entropy,
+                t("attention.title.entropy", lang),
+                t("attention.axis.head", lang),
+                t("attention.axis.layer", lang),
+            )
+        )
     elif view == "compare":
         panels = []
         for key in dict.fromkeys([model, other or model]):
@@ -138,9 +190,14 @@ def render(service: AttentionService, model: str, text: str, text_b: str, view: 
         out["plot"] = figs.compare_figure(panels, t("attention.title.compare", lang, layer=layer, head=head))
     elif view == "step":
         step = step_by_step(service.capture(lm, text, text_b, layer, lang), head, length - 1 if query < 0 else query)
-        out["plot"] = figs.step_figure(result.tokens, step.scores, step.weights, step.model_weights,
-                                       t("attention.title.step", lang, layer=layer, head=head, token=result.tokens[step.query]),
-                                       (t("attention.step.scores", lang), t("attention.step.softmax", lang), t("attention.step.model", lang)))
+        out["plot"] = figs.step_figure(
+            result.tokens,
+            step.scores,
+            step.weights,
+            step.model_weights,
+            t("attention.title.step", lang, layer=layer, head=head, token=result.tokens[step.query]),
+            (t("attention.step.scores", lang), t("attention.step.softmax", lang), t("attention.step.model", lang)),
+        )
         out["step"] = step_markdown(step, lang)
     elif view == "positional":
         d = int(getattr(lm.model.config, "hidden_size", 64) or 64)
@@ -149,7 +206,9 @@ def render(service: AttentionService, model: str, text: str, text_b: str, view: 
         out["plot"] = figs.positional_figure(sinusoidal_encoding(n, d), t("attention.title.sinusoid", lang, d=d), *pos_axes)
         try:
             sim = learned_position_similarity(lm, n)
-            out["plot2"] = figs.similarity_figure(sim.similarity, t("attention.title.learned", lang, model=lm.spec.label), pos_axes[1])
+            out["plot2"] = figs.similarity_figure(
+                sim.similarity, t("attention.title.learned", lang, model=lm.spec.label), pos_axes[1]
+            )
         except att.InputError:
             out["extra"].append(t("attention.no_learned", lang, model=lm.spec.label))
     out["info"] = info_markdown(lm, result, lang, out["extra"])
@@ -167,11 +226,22 @@ def api_payload(lm: Any, result: att.AttentionResult, layer: int, head: int, row
     stop = min(length, start + rows)
     window = lambda m: np.round(m[start:stop].astype(np.float64), 4).tolist()  # noqa: E731
     return {
-        "model": lm.spec.key, "model_id": lm.spec.hf_id, "device": lm.device,
-        "tokens": result.tokens, "token_type_ids": result.token_type_ids, "special": result.special,
-        "causal": result.causal, "layers": layers, "heads": heads, "layer": layer, "head": head,
-        "row_start": start, "row_stop": stop,
-        "matrix": window(matrix), "mean_over_heads": window(summary.mean_over_heads), "rollout": window(summary.rollout),
+        "model": lm.spec.key,
+        "model_id": lm.spec.hf_id,
+        "device": lm.device,
+        "tokens": result.tokens,
+        "token_type_ids": result.token_type_ids,
+        "special": result.special,
+        "causal": result.causal,
+        "layers": layers,
+        "heads": heads,
+        "layer": layer,
+        "head": head,
+        "row_start": start,
+        "row_stop": stop,
+        "matrix": window(matrix),
+        "mean_over_heads": window(summary.mean_over_heads),
+        "rollout": window(summary.rollout),
         "first_token_share": np.round(summary.first_share, 4).tolist(),
         "special_share": np.round(summary.special_share, 4).tolist(),
         "head_entropy_bits": np.round(summary.entropy, 3).tolist(),

@@ -17,7 +17,15 @@ from playground.causal_fill import fill_blanks_causal
 from playground.figures.fill_mask import fill_mask_figure
 from playground.fill_mask import FillMaskResult, check_top_k, count_masks, fill_mask
 from playground.ui.common import (
-    check_keys, export_figure_html, export_file, export_json, friendly_errors, load_model, model_choices, on_gpu, provenance,
+    check_keys,
+    export_figure_html,
+    export_file,
+    export_json,
+    friendly_errors,
+    load_model,
+    model_choices,
+    on_gpu,
+    provenance,
     unavailable_panel,
 )
 from playground.ui.i18n import UIContext, t
@@ -57,7 +65,9 @@ def _cached_readings(key: str, text: str, top_k: int) -> tuple[list[FillMaskResu
     return READINGS[lm.spec.kind](lm, text, top_k)
 
 
-def predict(text: str, keys: list[str] | None, top_k: int, lang: str, progress: Any = None) -> tuple[list[FillMaskResult], list[str], list[str]]:
+def predict(
+    text: str, keys: list[str] | None, top_k: int, lang: str, progress: Any = None
+) -> tuple[list[FillMaskResult], list[str], list[str]]:
     """Run every chosen model on `text`: the results (one or two per model), notes, and provenance lines."""
     with friendly_errors(lang):
         count_masks(text)
@@ -90,7 +100,9 @@ def _title(result: FillMaskResult, lang: str) -> str:
 def _rows(results: list[FillMaskResult], lang: str) -> list[list[Any]]:
     return [
         [r.model_id, t(f"fill_mask.method.{r.method}", lang), m, rank, p.word, p.raw, round(p.probability, 6)]
-        for r in results for m, preds in enumerate(r.predictions, start=1) for rank, p in enumerate(preds, start=1)
+        for r in results
+        for m, preds in enumerate(r.predictions, start=1)
+        for rank, p in enumerate(preds, start=1)
     ]
 
 
@@ -98,8 +110,16 @@ def as_json(results: list[FillMaskResult], notes: list[str]) -> dict:
     """The API schema: per model and method, per mask, [{token, probability, raw}]."""
     return {
         "results": [
-            {"model": r.model_key, "model_id": r.model_id, "method": r.method, "input": r.input_text, "truncated": r.truncated,
-             "masks": [[{"token": p.word, "raw": p.raw, "probability": p.probability} for p in preds] for preds in r.predictions]}
+            {
+                "model": r.model_key,
+                "model_id": r.model_id,
+                "method": r.method,
+                "input": r.input_text,
+                "truncated": r.truncated,
+                "masks": [
+                    [{"token": p.word, "raw": p.raw, "probability": p.probability} for p in preds] for preds in r.predictions
+                ],
+            }
             for r in results
         ],
         "notes": notes,
@@ -111,11 +131,16 @@ def run_view(text, keys, top_k, lang, progress=gr.Progress()):
     results, notes, sources = predict(text, keys, int(top_k), lang, progress)
     headers = [t(f"fill_mask.col_{c}", lang) for c in ("model", "method", "mask", "rank", "word", "token", "prob")]
     rows = _rows(results, lang)
-    figure = fill_mask_figure(results, [_title(r, lang) for r in results], t("fill_mask.prob_axis", lang), t("fill_mask.mask_row", lang))
+    figure = fill_mask_figure(
+        results, [_title(r, lang) for r in results], t("fill_mask.prob_axis", lang), t("fill_mask.mask_row", lang)
+    )
     buffer = io.StringIO()
     csv.writer(buffer).writerows([headers] + rows)
-    files = [export_file("fill_mask.csv", buffer.getvalue()), export_json("fill_mask.json", as_json(results, notes)),
-             export_figure_html("fill_mask.html", figure)]
+    files = [
+        export_file("fill_mask.csv", buffer.getvalue()),
+        export_json("fill_mask.json", as_json(results, notes)),
+        export_figure_html("fill_mask.html", figure),
+    ]
     info = "\n".join(f"- {line}" for line in sources + notes)
     return figure, gr.update(value=rows, headers=headers), info, files, (text, keys, top_k)
 
@@ -136,13 +161,24 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     loc.add(gr.Markdown(t("fill_mask.intro", "en")), value="fill_mask.intro")
     with gr.Row():
         with gr.Column(scale=3):
-            text = loc.add(gr.Textbox(EXAMPLES[0]["text"], label=t("fill_mask.text", "en"), info=t("fill_mask.text_info", "en"), lines=2),
-                           label="fill_mask.text", info="fill_mask.text_info")
+            text = loc.add(
+                gr.Textbox(EXAMPLES[0]["text"], label=t("fill_mask.text", "en"), info=t("fill_mask.text_info", "en"), lines=2),
+                label="fill_mask.text",
+                info="fill_mask.text_info",
+            )
             examples = gr.Examples([[e["text"]] for e in EXAMPLES], [text], label=t("common.examples", "en"))
             loc.add(examples.dataset, label="common.examples")
         with gr.Column(scale=2):
-            models = loc.add(gr.CheckboxGroup(model_choices(KINDS, "en"), value=default_models(), label=t("common.models", "en"),
-                                              info=t("fill_mask.models_info", "en")), label="common.models", info="fill_mask.models_info")
+            models = loc.add(
+                gr.CheckboxGroup(
+                    model_choices(KINDS, "en"),
+                    value=default_models(),
+                    label=t("common.models", "en"),
+                    info=t("fill_mask.models_info", "en"),
+                ),
+                label="common.models",
+                info="fill_mask.models_info",
+            )
             top_k = gr.Slider(1, 20, value=5, step=1, label="Top-k")
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")
     loc.add(gr.Markdown(t("fill_mask.causal_note", "en")), value="fill_mask.causal_note")

@@ -16,9 +16,14 @@ from playground.ui.common import export_file, export_figure_html, export_json, f
 from playground.ui.i18n import t
 
 STRATEGIES = {
-    "bert": masking.bert_masking, "wwm": masking.whole_word_masking, "dynamic": masking.dynamic_masking,
-    "span": masking_spans.span_masking, "permutation": attention_masks.permutation_lm, "electra": None,
-    "t5": masking_spans.t5_span_corruption, "attention": attention_masks.attention_families,
+    "bert": masking.bert_masking,
+    "wwm": masking.whole_word_masking,
+    "dynamic": masking.dynamic_masking,
+    "span": masking_spans.span_masking,
+    "permutation": attention_masks.permutation_lm,
+    "electra": None,
+    "t5": masking_spans.t5_span_corruption,
+    "attention": attention_masks.attention_families,
 }
 TOKENIZER_KINDS = ("masked", "encoder", "causal", "seq2seq", "discriminator", "permutation")
 
@@ -50,7 +55,7 @@ def _replaced_probs(discriminator_key: str, corrupted_ids: tuple[int, ...]) -> t
 def _electra(lm, text, seed, p, generator, lang, progress):
     if generator == "auto":
         causal = availability.available_specs("causal")
-        generator = (f"masked:{lm.spec.key}" if lm.spec.kind == "masked" else f"causal:{causal[0].key}" if causal else "uniform")
+        generator = f"masked:{lm.spec.key}" if lm.spec.kind == "masked" else f"causal:{causal[0].key}" if causal else "uniform"
     kind, _, key = generator.partition(":")
     notes = []
     gen = load_model(key, lang, progress) if kind in ("masked", "causal") else None  # progress and clean errors on first load
@@ -63,9 +68,17 @@ def _electra(lm, text, seed, p, generator, lang, progress):
         disc = load_model(spec.key, lang, progress)
         if masking_electra.same_vocabulary(disc.tokenizer, lm.tokenizer if kind != "masked" else gen.tokenizer):
             probs = list(_replaced_probs(spec.key, tuple(result.details["corrupted_ids"])))
-            result = dataclasses.replace(result, details={**result.details, "replaced_prob": probs})  # the cached one stays as drawn
-            notes.append(t("masking.disc", lang, model=spec.hf_id,
-                           probs=" ".join(f"{tok}:{p:.2f}" for tok, p in zip(result.tokens, probs))))
+            result = dataclasses.replace(
+                result, details={**result.details, "replaced_prob": probs}
+            )  # the cached one stays as drawn
+            notes.append(
+                t(
+                    "masking.disc",
+                    lang,
+                    model=spec.hf_id,
+                    probs=" ".join(f"{tok}:{p:.2f}" for tok, p in zip(result.tokens, probs)),
+                )
+            )
             break
     return result, notes
 
@@ -75,11 +88,23 @@ def _notes(result, lang) -> list[str]:
     if result.strategy in ("bert", "wwm", "dynamic", "span", "permutation", "t5"):
         out.append(t("masking.labels", lang, labels=" ".join(str(v) for v in result.labels)))
     if result.strategy == "span":
-        out.append(t("masking.spans", lang, spans=", ".join(f"{s['start']}–{s['end']} ({s['words']}; {s['drawn_length']})" for s in d["spans"])))
+        out.append(
+            t(
+                "masking.spans",
+                lang,
+                spans=", ".join(f"{s['start']}–{s['end']} ({s['words']}; {s['drawn_length']})" for s in d["spans"]),
+            )
+        )
         if d["sbo"]:
             s = d["sbo"][0]
             tok = lambda i: "—" if i is None else result.tokens[i]  # noqa: E731
-            out.append(t("masking.sbo", lang, example=f"`{result.tokens[s['target']]}` ← `{tok(s['left'])}`, `{tok(s['right'])}`, p{s['position']}"))
+            out.append(
+                t(
+                    "masking.sbo",
+                    lang,
+                    example=f"`{result.tokens[s['target']]}` ← `{tok(s['left'])}`, `{tok(s['right'])}`, p{s['position']}",
+                )
+            )
     if result.strategy == "t5":
         out += [t("masking.input", lang, text=" ".join(result.corrupted)), t("masking.target", lang, text=" ".join(d["target"]))]
         if not d["sentinels_real"]:
@@ -99,32 +124,63 @@ def _rows(result, lang):
     def label(name):
         kind, _, n = name.partition(" ")
         return t(f"masking.row.{kind}", lang, n=n) if n else t(f"masking.row.{kind}", lang)
+
     if result.rows:
         return [result.tokens] * len(result.rows), [(label(n), a) for n, a in result.rows]
     if result.strategy == "electra":
         return [result.tokens], [(t("masking.row.input", lang), result.actions)]
-    return [result.tokens, result.corrupted], [(t("masking.row.tokens", lang), result.actions),
-                                               (t("masking.row.input", lang), result.actions)]
+    return [result.tokens, result.corrupted], [
+        (t("masking.row.tokens", lang), result.actions),
+        (t("masking.row.input", lang), result.actions),
+    ]
 
 
 def _stats_view(stats: MaskingStats | None, lang):
     if stats is None:
         return "", None
     names = [t(f"masking.r.{r.name}", lang) for r in stats.rates]
-    rows = [t("masking.stats_row", lang, name=n, emp=r.empirical, theory=f"{'≥ ' if r.at_least else ''}{r.theory:.4f}",
-              se=r.stderr, ok="✓" if r.within else "✗") for n, r in zip(names, stats.rates)]
+    rows = [
+        t(
+            "masking.stats_row",
+            lang,
+            name=n,
+            emp=r.empirical,
+            theory=f"{'≥ ' if r.at_least else ''}{r.theory:.4f}",
+            se=r.stderr,
+            ok="✓" if r.within else "✗",
+        )
+        for n, r in zip(names, stats.rates)
+    ]
     title = t("masking.rates_title", lang, n=stats.draws)
     if "span_length" in stats.histograms:
         h = stats.histograms["span_length"]
-        fig = figs.histogram_figure(h["x"], {t("masking.empirical", lang): h["empirical"], t("masking.theory", lang): h["theory"],
-                                             t("masking.realized", lang): h["realized"]}, t("masking.span_length", lang), title)
+        fig = figs.histogram_figure(
+            h["x"],
+            {
+                t("masking.empirical", lang): h["empirical"],
+                t("masking.theory", lang): h["theory"],
+                t("masking.realized", lang): h["realized"],
+            },
+            t("masking.span_length", lang),
+            title,
+        )
     elif "predicted_by_position" in stats.histograms:
         h = stats.histograms["predicted_by_position"]
-        fig = figs.histogram_figure(h["x"], {t("masking.empirical", lang): h["empirical"], t("masking.theory", lang): h["theory"]},
-                                    t("masking.position", lang), title)
+        fig = figs.histogram_figure(
+            h["x"],
+            {t("masking.empirical", lang): h["empirical"], t("masking.theory", lang): h["theory"]},
+            t("masking.position", lang),
+            title,
+        )
     else:
-        fig = figs.rates_figure(names, [r.empirical for r in stats.rates], [r.theory for r in stats.rates],
-                                [r.stderr for r in stats.rates], (t("masking.empirical", lang), t("masking.theory", lang)), title)
+        fig = figs.rates_figure(
+            names,
+            [r.empirical for r in stats.rates],
+            [r.theory for r in stats.rates],
+            [r.stderr for r in stats.rates],
+            (t("masking.empirical", lang), t("masking.theory", lang)),
+            title,
+        )
     return "\n".join([t("masking.stats_head", lang)] + rows), fig
 
 
@@ -138,8 +194,16 @@ def run_masking(text, model_key, strategy, seed, p, pm, pr, epochs, prefix_len, 
         if strategy == "electra":
             result, extra = _electra(lm, text, seed, p, generator or "auto", lang, progress)
         else:
-            result = STRATEGIES[strategy](lm.tokenizer, text, seed=seed, mlm_probability=p, mask_replace_prob=pm,
-                                          random_replace_prob=pr, epochs=epochs, prefix_len=prefix_len)
+            result = STRATEGIES[strategy](
+                lm.tokenizer,
+                text,
+                seed=seed,
+                mlm_probability=p,
+                mask_replace_prob=pm,
+                random_replace_prob=pr,
+                epochs=epochs,
+                prefix_len=prefix_len,
+            )
             extra = []
         stats = None
         if draws and int(draws) > 0 and strategy not in ("electra", "attention"):
@@ -147,20 +211,31 @@ def run_masking(text, model_key, strategy, seed, p, pm, pr, epochs, prefix_len, 
     names = {a: t(f"masking.a.{a}", lang) for a in figs.ACTION_COLOURS}
     grid = figs.token_grid_figure(*_rows(result, lang), names, t("masking.grid_title", lang))
     d = result.details
-    matrices = ({k: d[k] for k in ("bidirectional", "causal", "prefix")} if result.strategy == "attention"
-                else {"content": d["content_mask"], "query": d["query_mask"]} if result.strategy == "permutation" else None)
+    matrices = (
+        {k: d[k] for k in ("bidirectional", "causal", "prefix")}
+        if result.strategy == "attention"
+        else {"content": d["content_mask"], "query": d["query_mask"]}
+        if result.strategy == "permutation"
+        else None
+    )
     matrix_fig = figs.matrices_figure(matrices, result.tokens, t("masking.matrix_title", lang)) if matrices else None
     summary = "\n\n".join([provenance(lm, lang)] + _notes(result, lang) + extra + [t(f"masking.why.{result.strategy}", lang)])
     stats_md, stats_fig = _stats_view(stats, lang)
     if draws and strategy in ("electra", "attention"):
         stats_md = t("masking.no_stats", lang)
-    payload = {"model": lm.spec.hf_id, "device": lm.device, **dataclasses.asdict(result),
-               "statistics": dataclasses.asdict(stats) if stats else None}
+    payload = {
+        "model": lm.spec.hf_id,
+        "device": lm.device,
+        **dataclasses.asdict(result),
+        "statistics": dataclasses.asdict(stats) if stats else None,
+    }
     if stats:
         payload["statistics"]["rates"] = [dict(dataclasses.asdict(r), within=r.within) for r in stats.rates]
     payload = json.loads(json.dumps(payload, default=str))
     csv = "position,token,action,label\n" + "\n".join(
-        f"{i},{json.dumps(tok, ensure_ascii=False)},{a},{lab}" for i, (tok, a, lab) in enumerate(zip(result.tokens, result.actions, result.labels)))
+        f"{i},{json.dumps(tok, ensure_ascii=False)},{a},{lab}"
+        for i, (tok, a, lab) in enumerate(zip(result.tokens, result.actions, result.labels))
+    )
     files = [export_json("masking.json", payload), export_file("masking.csv", csv), export_figure_html("masking.html", grid)]
     shown = lambda fig: gr.update(value=fig, visible=fig is not None)  # noqa: E731 (no empty plot boxes)
     return summary, grid, shown(matrix_fig), stats_md, shown(stats_fig), payload, files

@@ -22,17 +22,35 @@ def _num(x: float) -> float | None:
 def payload(result: PolysemyResult) -> dict[str, Any]:
     """The API's answer: sentences, and per model the plotted layer's coordinates and similarities, scores at every layer."""
     return {
-        "word": result.word, "pooling": result.pooling, "projection": result.projection, "dims": result.dims,
-        "sentences": [{"index": i, "label": s.label, "text": s.text, "span": list(s.span) if s.span else None}
-                      for i, s in enumerate(result.targets)],
-        "models": [{
-            "key": v.vectors.key, "model_id": v.vectors.model_id, "label": v.vectors.label, "source": v.vectors.source,
-            "device": v.vectors.device, "layer": v.layer, "num_layers": len(v.separation) - 1, "rows": v.vectors.rows,
-            "pieces": v.vectors.pieces, "coords": v.coords.round(5).tolist(), "similarity": v.similarity.round(5).tolist(),
-            "separation": _num(v.separation[v.layer]), "nn_accuracy": _num(v.nn_accuracy[v.layer]),
-            "separation_by_layer": [_num(x) for x in v.separation], "nn_accuracy_by_layer": [_num(x) for x in v.nn_accuracy],
-            "note": v.vectors.note,
-        } for v in result.views],
+        "word": result.word,
+        "pooling": result.pooling,
+        "projection": result.projection,
+        "dims": result.dims,
+        "sentences": [
+            {"index": i, "label": s.label, "text": s.text, "span": list(s.span) if s.span else None}
+            for i, s in enumerate(result.targets)
+        ],
+        "models": [
+            {
+                "key": v.vectors.key,
+                "model_id": v.vectors.model_id,
+                "label": v.vectors.label,
+                "source": v.vectors.source,
+                "device": v.vectors.device,
+                "layer": v.layer,
+                "num_layers": len(v.separation) - 1,
+                "rows": v.vectors.rows,
+                "pieces": v.vectors.pieces,
+                "coords": v.coords.round(5).tolist(),
+                "similarity": v.similarity.round(5).tolist(),
+                "separation": _num(v.separation[v.layer]),
+                "nn_accuracy": _num(v.nn_accuracy[v.layer]),
+                "separation_by_layer": [_num(x) for x in v.separation],
+                "nn_accuracy_by_layer": [_num(x) for x in v.nn_accuracy],
+                "note": v.vectors.note,
+            }
+            for v in result.views
+        ],
     }
 
 
@@ -52,8 +70,10 @@ def reading(result: PolysemyResult, lang: str) -> str:
             lines.append(t("polysemy.read_never", lang, model=name, acc=float(v.nn_accuracy[best]), layer=best))
         else:
             first = int(np.argmax(np.nan_to_num(v.nn_accuracy) >= 0.9))
-            lines.append(t("polysemy.read_from", lang, model=name, layer=start)
-                         + (t("polysemy.read_first", lang, layer=first) if first < start else ""))
+            lines.append(
+                t("polysemy.read_from", lang, model=name, layer=start)
+                + (t("polysemy.read_first", lang, layer=first) if first < start else "")
+            )
         if v.vectors.family_kind == "causal":  # the registry kind is data: left-to-right models
             causal.append(name)
     lines += [t("polysemy.read_causal", lang, model=", ".join(causal))] if causal else []
@@ -73,8 +93,10 @@ def provenance_md(result: PolysemyResult, lang: str) -> str:
 
 
 def score_rows(result: PolysemyResult) -> list[list[Any]]:
-    return [[v.vectors.label, v.layer, _num(v.separation[v.layer]), _num(v.nn_accuracy[v.layer]), len(v.vectors.rows)]
-            for v in result.views]
+    return [
+        [v.vectors.label, v.layer, _num(v.separation[v.layer]), _num(v.nn_accuracy[v.layer]), len(v.vectors.rows)]
+        for v in result.views
+    ]
 
 
 def score_headers(lang: str) -> list[str]:
@@ -85,8 +107,13 @@ def figures(result: PolysemyResult, lang: str):
     return (
         scatter_figure(result, no_label=t("polysemy.no_label", lang), title=t("polysemy.scatter_title", lang)),
         similarity_figure(result, title=t("polysemy.heatmap_title", lang)),
-        layer_curve_figure(result, separation=t("polysemy.axis_separation", lang), accuracy=t("polysemy.axis_accuracy", lang),
-                           layer=t("polysemy.axis_layer", lang), title=t("polysemy.curve_title", lang)),
+        layer_curve_figure(
+            result,
+            separation=t("polysemy.axis_separation", lang),
+            accuracy=t("polysemy.axis_accuracy", lang),
+            layer=t("polysemy.axis_layer", lang),
+            title=t("polysemy.curve_title", lang),
+        ),
     )
 
 
@@ -104,11 +131,24 @@ def exports(result: PolysemyResult, figs, data: dict[str, Any]) -> list[str]:
         layer = v.vectors.layers[v.layer]
         for k, i in enumerate(v.vectors.rows):
             s = result.targets[i]
-            vectors.append([v.vectors.key, v.layer, i + 1, s.label, s.text, " ".join(v.vectors.pieces[k]),
-                            *v.coords[k].round(5), " ".join(f"{x:.5g}" for x in layer[k])])
+            vectors.append(
+                [
+                    v.vectors.key,
+                    v.layer,
+                    i + 1,
+                    s.label,
+                    s.text,
+                    " ".join(v.vectors.pieces[k]),
+                    *v.coords[k].round(5),
+                    " ".join(f"{x:.5g}" for x in layer[k]),
+                ]
+            )
         scores += [[v.vectors.key, n, _num(a), _num(b)] for n, (a, b) in enumerate(zip(v.separation, v.nn_accuracy))]
     page = "".join(f.to_html(include_plotlyjs=n == 0, full_html=False) for n, f in enumerate(figs))
     stem = f"polysemy-{''.join(c for c in result.word if c.isalnum()) or 'word'}"
-    return [export_file(f"{stem}-vectors.csv", _csv(vectors)), export_file(f"{stem}-scores.csv", _csv(scores)),
-            export_file(f"{stem}-figures.html", f"<!doctype html><meta charset='utf-8'>{page}"),
-            export_json(f"{stem}.json", data)]
+    return [
+        export_file(f"{stem}-vectors.csv", _csv(vectors)),
+        export_file(f"{stem}-scores.csv", _csv(scores)),
+        export_file(f"{stem}-figures.html", f"<!doctype html><meta charset='utf-8'>{page}"),
+        export_json(f"{stem}.json", data),
+    ]

@@ -79,9 +79,16 @@ def show(result, data, lang, layer="last"):
     figs = render.figures(result, lang)
     table = gr.update(value=render.score_rows(result), headers=render.score_headers(lang))
     deepest = max(v.vectors.layers.shape[0] - 1 for v in result.views)  # the chosen models' layers, not a guess
-    return (render.reading(result, lang), render.notes(result, lang), render.provenance_md(result, lang), *figs, table,
-            render.exports(result, figs, data), gr.update(visible=True),
-            gr.update(choices=layer_choices(lang, deepest), value=layer if layer == "last" or int(layer) <= deepest else "last"))
+    return (
+        render.reading(result, lang),
+        render.notes(result, lang),
+        render.provenance_md(result, lang),
+        *figs,
+        table,
+        render.exports(result, figs, data),
+        gr.update(visible=True),
+        gr.update(choices=layer_choices(lang, deepest), value=layer if layer == "last" or int(layer) <= deepest else "last"),
+    )
 
 
 def build_tab(ui) -> dict:
@@ -89,26 +96,53 @@ def build_tab(ui) -> dict:
     loc.add(gr.Markdown(t("polysemy.intro")), value="polysemy.intro")
     with gr.Row():
         with gr.Column(scale=2):
-            preset = loc.add(gr.Dropdown([(t(f"polysemy.preset.{k}"), k) for k in PRESETS], value="bank", label=t("polysemy.preset")),
-                             label="polysemy.preset", choices=lambda lang: [(t(f"polysemy.preset.{k}", lang), k) for k in PRESETS])
+            preset = loc.add(
+                gr.Dropdown([(t(f"polysemy.preset.{k}"), k) for k in PRESETS], value="bank", label=t("polysemy.preset")),
+                label="polysemy.preset",
+                choices=lambda lang: [(t(f"polysemy.preset.{k}", lang), k) for k in PRESETS],
+            )
             word = loc.add(gr.Textbox(PRESETS["bank"]["word"], label=t("polysemy.word"), max_lines=1), label="polysemy.word")
-            sentences = loc.add(gr.Textbox("\n".join(PRESETS["bank"]["sentences"]), lines=8, max_lines=20,
-                                           label=t("polysemy.sentences"), info=t("polysemy.sentences_info")),
-                                label="polysemy.sentences", info="polysemy.sentences_info")
+            sentences = loc.add(
+                gr.Textbox(
+                    "\n".join(PRESETS["bank"]["sentences"]),
+                    lines=8,
+                    max_lines=20,
+                    label=t("polysemy.sentences"),
+                    info=t("polysemy.sentences_info"),
+                ),
+                label="polysemy.sentences",
+                info="polysemy.sentences_info",
+            )
             zh_note = gr.Markdown("")
         with gr.Column(scale=1):
             available = [key for _, key in model_choices(ALL_KINDS, "en")]
-            keys = loc.add(gr.CheckboxGroup(model_choices(ALL_KINDS, "en"), value=[k for k in DEFAULT_MODELS if k in available],
-                                            label=t("polysemy.models")), label="polysemy.models")
+            keys = loc.add(
+                gr.CheckboxGroup(
+                    model_choices(ALL_KINDS, "en"),
+                    value=[k for k in DEFAULT_MODELS if k in available],
+                    label=t("polysemy.models"),
+                ),
+                label="polysemy.models",
+            )
             static_rows = loc.add(gr.Checkbox(True, label=t("polysemy.input_embeddings")), label="polysemy.input_embeddings")
-            layer = loc.add(gr.Dropdown(layer_choices("en"), value="last", label=t("polysemy.layer"), info=t("polysemy.layer_info")),
-                            label="polysemy.layer", info="polysemy.layer_info", choices=layer_choices)
+            layer = loc.add(
+                gr.Dropdown(layer_choices("en"), value="last", label=t("polysemy.layer"), info=t("polysemy.layer_info")),
+                label="polysemy.layer",
+                info="polysemy.layer_info",
+                choices=layer_choices,
+            )
             pool_pairs = [("polysemy.pooling_mean", "mean"), ("polysemy.pooling_first", "first")]
-            pooling = loc.add(gr.Radio(choices(pool_pairs, "en"), value="mean", label=t("polysemy.pooling")),
-                              label="polysemy.pooling", choices=lambda lang: choices(pool_pairs, lang))
+            pooling = loc.add(
+                gr.Radio(choices(pool_pairs, "en"), value="mean", label=t("polysemy.pooling")),
+                label="polysemy.pooling",
+                choices=lambda lang: choices(pool_pairs, lang),
+            )
             proj_pairs = [("polysemy.pca", "pca"), ("polysemy.tsne", "tsne")]
-            projection = loc.add(gr.Radio(choices(proj_pairs, "en"), value="pca", label=t("polysemy.projection")),
-                                 label="polysemy.projection", choices=lambda lang: choices(proj_pairs, lang))
+            projection = loc.add(
+                gr.Radio(choices(proj_pairs, "en"), value="pca", label=t("polysemy.projection")),
+                label="polysemy.projection",
+                choices=lambda lang: choices(proj_pairs, lang),
+            )
             dims = loc.add(gr.Radio([("2-D", "2"), ("3-D", "3")], value="2", label=t("polysemy.dims")), label="polysemy.dims")
             unavailable_panel(ALL_KINDS, loc)
     run = loc.add(gr.Button(t("polysemy.run"), variant="primary", elem_id="polysemy-run"), value="polysemy.run")
@@ -117,8 +151,9 @@ def build_tab(ui) -> dict:
     scatter = gr.Plot(elem_id="polysemy-scatter")
     heatmap = gr.Plot(elem_id="polysemy-heatmap")
     curve = gr.Plot(elem_id="polysemy-curve")
-    table = loc.add(gr.Dataframe(headers=render.score_headers("en"), label=t("polysemy.scores"), interactive=False),
-                    label="polysemy.scores")
+    table = loc.add(
+        gr.Dataframe(headers=render.score_headers("en"), label=t("polysemy.scores"), interactive=False), label="polysemy.scores"
+    )
     files = loc.add(gr.File(file_count="multiple", label=t("polysemy.exports"), interactive=False), label="polysemy.exports")
     with loc.add(gr.Accordion(t("polysemy.api_json"), open=False, visible=False), label="polysemy.api_json") as raw:
         data = gr.JSON()
@@ -126,16 +161,36 @@ def build_tab(ui) -> dict:
 
     def use_preset(key, lang):
         p = PRESETS.get(key)
-        return (gr.update(), gr.update(), "") if p is None else (p["word"], "\n".join(p["sentences"]), _chinese_note(p["word"], lang))
+        return (
+            (gr.update(), gr.update(), "")
+            if p is None
+            else (p["word"], "\n".join(p["sentences"]), _chinese_note(p["word"], lang))
+        )
 
     preset.input(use_preset, [preset, ui.lang], [word, sentences, zh_note], api_visibility="private", queue=False)
     word.blur(lambda w, lang: _chinese_note(w, lang), [word, ui.lang], zh_note, api_visibility="private", queue=False)
     inputs = [word, sentences, keys, static_rows, layer, pooling, projection, dims, ui.lang]
     run.click(compare, inputs, [state, data], api_name="polysemy").success(
-        show, [state, data, ui.lang, layer], [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer], api_visibility="private")
+        show,
+        [state, data, ui.lang, layer],
+        [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer],
+        api_visibility="private",
+    )
     # A language switch redraws the kept result in the new language; nothing is recomputed.
-    ui.lang.change(show, [state, data, ui.lang, layer], [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer],
-                   api_visibility="private")
-    params = {"word": word, "sentences": sentences, "models": keys, "layer": layer, "pooling": pooling, "projection": projection, "dims": dims}
+    ui.lang.change(
+        show,
+        [state, data, ui.lang, layer],
+        [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer],
+        api_visibility="private",
+    )
+    params = {
+        "word": word,
+        "sentences": sentences,
+        "models": keys,
+        "layer": layer,
+        "pooling": pooling,
+        "projection": projection,
+        "dims": dims,
+    }
     share_link_row("polysemy", params, loc)
     return params

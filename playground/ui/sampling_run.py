@@ -48,21 +48,33 @@ def _info(lm, prompt: str, lang: str) -> str:
 
 
 def _stage_titles(view: sampling.Distribution, s: sampling.SamplingSettings, lang: str) -> list[str]:
-    names = [t("sampling.stage.raw", lang), t("sampling.stage.temperature", lang, t=s.temperature),
-             t("sampling.stage.top_k", lang, k=s.top_k) if s.top_k else t("sampling.stage.top_k_off", lang),
-             t("sampling.stage.top_p", lang, p=s.top_p) if s.top_p < 1 else t("sampling.stage.top_p_off", lang)]
-    return [f"{name}<br>{t('sampling.stage.stats', lang, h=view.entropy[stage], n=view.kept[stage])}"
-            for name, stage in zip(names, sampling.STAGES)]
+    names = [
+        t("sampling.stage.raw", lang),
+        t("sampling.stage.temperature", lang, t=s.temperature),
+        t("sampling.stage.top_k", lang, k=s.top_k) if s.top_k else t("sampling.stage.top_k_off", lang),
+        t("sampling.stage.top_p", lang, p=s.top_p) if s.top_p < 1 else t("sampling.stage.top_p_off", lang),
+    ]
+    return [
+        f"{name}<br>{t('sampling.stage.stats', lang, h=view.entropy[stage], n=view.kept[stage])}"
+        for name, stage in zip(names, sampling.STAGES)
+    ]
 
 
 def _summary(view: sampling.Distribution, s: sampling.SamplingSettings, lang: str) -> str:
-    text = t("sampling.summary", lang, h=view.entropy["top_p"], raw=view.entropy["raw"], n=view.nucleus_size, vocab=view.kept["raw"])
+    text = t(
+        "sampling.summary", lang, h=view.entropy["top_p"], raw=view.entropy["raw"], n=view.nucleus_size, vocab=view.kept["raw"]
+    )
     return text + ("\n\n" + t("sampling.greedy_note", lang) if s.greedy else "")
 
 
 def _html(result: generation.GenerationResult, lang: str, label: str | None = None, legend: bool = True) -> str:
-    return figs.generation_html(result, label or t("sampling.sample_label", lang), t("sampling.hover", lang),
-                                t("sampling.legend", lang) if legend else "", t("sampling.ended", lang))
+    return figs.generation_html(
+        result,
+        label or t("sampling.sample_label", lang),
+        t("sampling.hover", lang),
+        t("sampling.legend", lang) if legend else "",
+        t("sampling.ended", lang),
+    )
 
 
 def next_token_view(prompt, model, temperature, top_k, top_p, lang, progress=gr.Progress()):
@@ -96,13 +108,22 @@ def compare_view(prompt, model, t1, t2, t3, top_k, top_p, max_new, seed, lang, p
     with friendly_errors(lang):
         result = sampling.next_token(lm, prompt, variants)
         runs = [generation.generate(lm, prompt, s, int(max_new), 1, int(seed or 0)) for s in variants]
-    titles = [f"{t('sampling.compare_title', lang, t=s.temperature)}<br>"
-              f"{t('sampling.stage.stats', lang, h=v.entropy['top_p'], n=v.nucleus_size)}" for s, v in zip(variants, result.views)]
+    titles = [
+        f"{t('sampling.compare_title', lang, t=s.temperature)}<br>"
+        f"{t('sampling.stage.stats', lang, h=v.entropy['top_p'], n=v.nucleus_size)}"
+        for s, v in zip(variants, result.views)
+    ]
     fig = figs.temperature_figure(result.views, titles, t("sampling.prob_axis", lang))
-    page = "".join(_html(run, lang, f"T = {s.temperature:g}:", legend=i == len(runs) - 1)
-                   for i, (s, run) in enumerate(zip(variants, runs)))
+    page = "".join(
+        _html(run, lang, f"T = {s.temperature:g}:", legend=i == len(runs) - 1) for i, (s, run) in enumerate(zip(variants, runs))
+    )
     payload = {**result.to_dict(), "continuations": [run.to_dict() for run in runs]}
-    return fig, page, _info(lm, prompt, lang), [export_json("temperatures.json", payload), export_figure_html("temperatures.html", fig)]
+    return (
+        fig,
+        page,
+        _info(lm, prompt, lang),
+        [export_json("temperatures.json", payload), export_figure_html("temperatures.html", fig)],
+    )
 
 
 def step_view(sampler, prompt, model, temperature, top_k, top_p, max_new, seed, lang, progress=gr.Progress()):
@@ -117,15 +138,28 @@ def step_view(sampler, prompt, model, temperature, top_k, top_p, max_new, seed, 
     if view is None:
         return sampler, gr.update(), gr.update(), t("sampling.step_done", lang), _info(lm, prompt, lang)
     fig = figs.distribution_figure(view, _stage_titles(view, s, lang), t("sampling.prob_axis", lang))
-    status = t("sampling.step_status", lang, step=sampler.steps, token=sampling.token_text(lm.tokenizer, view.chosen),
-               rank=view.chosen_rank, p=view.chosen_prob)
+    status = t(
+        "sampling.step_status",
+        lang,
+        step=sampler.steps,
+        token=sampling.token_text(lm.tokenizer, view.chosen),
+        rank=view.chosen_rank,
+        p=view.chosen_prob,
+    )
     if sampler.done:
         status += "\n\n" + t("sampling.step_done", lang)
     return sampler, fig, _html(sampler.result(lm), lang), status, _info(lm, prompt, lang)
 
 
-def next_token_api(prompt: str, model: str = "", temperature: float = 0.8, top_k: int = 0, top_p: float = 1.0,
-                   temperatures: list[float] | None = None, lang: str = "en") -> dict:
+def next_token_api(
+    prompt: str,
+    model: str = "",
+    temperature: float = 0.8,
+    top_k: int = 0,
+    top_p: float = 1.0,
+    temperatures: list[float] | None = None,
+    lang: str = "en",
+) -> dict:
     """Next-token distribution views; `temperatures` gives one view per temperature (else one for `temperature`)."""
     lm = _model(model, lang)
     variants = [_settings(temp, top_k, top_p, lang) for temp in (temperatures or [temperature])]
@@ -133,8 +167,17 @@ def next_token_api(prompt: str, model: str = "", temperature: float = 0.8, top_k
         return sampling.next_token(lm, prompt, variants).to_dict()
 
 
-def generate_api(prompt: str, model: str = "", temperature: float = 0.8, top_k: int = 0, top_p: float = 1.0,
-                 max_new_tokens: int = 40, n_samples: int = 1, seed: int = 0, lang: str = "en") -> dict:
+def generate_api(
+    prompt: str,
+    model: str = "",
+    temperature: float = 0.8,
+    top_k: int = 0,
+    top_p: float = 1.0,
+    max_new_tokens: int = 40,
+    n_samples: int = 1,
+    seed: int = 0,
+    lang: str = "en",
+) -> dict:
     """Sampled continuations with, per token, its probability, rank and the most probable alternatives."""
     lm, s = _model(model, lang), _settings(temperature, top_k, top_p, lang)
     with friendly_errors(lang):

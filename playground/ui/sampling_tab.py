@@ -24,30 +24,67 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     _header(loc, "sampling.intro")
     with gr.Row():
         with gr.Column(scale=3):
-            prompt = loc.add(gr.Textbox(EXAMPLES[0], label=t("sampling.prompt", "en"), info=t("sampling.prompt_info", "en"), lines=2,
-                                        elem_id="sampling-prompt"), label="sampling.prompt", info="sampling.prompt_info")
+            prompt = loc.add(
+                gr.Textbox(
+                    EXAMPLES[0],
+                    label=t("sampling.prompt", "en"),
+                    info=t("sampling.prompt_info", "en"),
+                    lines=2,
+                    elem_id="sampling-prompt",
+                ),
+                label="sampling.prompt",
+                info="sampling.prompt_info",
+            )
             examples = gr.Examples([[e] for e in EXAMPLES], [prompt], label=t("common.examples", "en"))
             loc.add(examples.dataset, label="common.examples")
-            model = loc.add(gr.Dropdown(model_choices(run.KINDS, "en"), value=run.default_model(), label=t("common.model", "en")),
-                            label="common.model")
+            model = loc.add(
+                gr.Dropdown(model_choices(run.KINDS, "en"), value=run.default_model(), label=t("common.model", "en")),
+                label="common.model",
+            )
             unavailable_panel(run.KINDS, loc)
         with gr.Column(scale=2):
-            temperature = loc.add(gr.Slider(0, sampling.MAX_TEMPERATURE, value=0.8, step=0.05, label=t("sampling.temperature", "en"),
-                                            info=t("sampling.temperature_info", "en")), label="sampling.temperature", info="sampling.temperature_info")
-            top_k = loc.add(gr.Slider(0, 100, value=0, step=1, label=t("common.top_k", "en"), info=t("sampling.top_k_info", "en")),
-                            info="sampling.top_k_info")
-            top_p = loc.add(gr.Slider(0.05, 1, value=1.0, step=0.01, label=t("sampling.top_p", "en"), info=t("sampling.top_p_info", "en")),
-                            label="sampling.top_p", info="sampling.top_p_info")
+            temperature = loc.add(
+                gr.Slider(
+                    0,
+                    sampling.MAX_TEMPERATURE,
+                    value=0.8,
+                    step=0.05,
+                    label=t("sampling.temperature", "en"),
+                    info=t("sampling.temperature_info", "en"),
+                ),
+                label="sampling.temperature",
+                info="sampling.temperature_info",
+            )
+            top_k = loc.add(
+                gr.Slider(0, 100, value=0, step=1, label=t("common.top_k", "en"), info=t("sampling.top_k_info", "en")),
+                info="sampling.top_k_info",
+            )
+            top_p = loc.add(
+                gr.Slider(0.05, 1, value=1.0, step=0.01, label=t("sampling.top_p", "en"), info=t("sampling.top_p_info", "en")),
+                label="sampling.top_p",
+                info="sampling.top_p_info",
+            )
             with gr.Row():
-                max_new = loc.add(gr.Slider(1, sampling.MAX_NEW_TOKENS, value=40, step=1, label=t("sampling.max_new", "en")), label="sampling.max_new")
-                n_samples = loc.add(gr.Slider(1, sampling.MAX_SAMPLES, value=3, step=1, label=t("sampling.samples", "en")), label="sampling.samples")
+                max_new = loc.add(
+                    gr.Slider(1, sampling.MAX_NEW_TOKENS, value=40, step=1, label=t("sampling.max_new", "en")),
+                    label="sampling.max_new",
+                )
+                n_samples = loc.add(
+                    gr.Slider(1, sampling.MAX_SAMPLES, value=3, step=1, label=t("sampling.samples", "en")),
+                    label="sampling.samples",
+                )
                 seed = loc.add(gr.Number(0, precision=0, minimum=0, label=t("common.seed", "en")), label="common.seed")
     with gr.Row():
         next_button = loc.add(gr.Button(t("sampling.next_button", "en"), elem_id="sampling-next"), value="sampling.next_button")
-        generate_button = loc.add(gr.Button(t("sampling.generate_button", "en"), variant="primary", elem_id="sampling-generate"),
-                                  value="sampling.generate_button")
+        generate_button = loc.add(
+            gr.Button(t("sampling.generate_button", "en"), variant="primary", elem_id="sampling-generate"),
+            value="sampling.generate_button",
+        )
     info = gr.Markdown(elem_classes="tp-provenance")
-    files = loc.add(gr.File(label=t("sampling.exports", "en"), file_count="multiple", height=120, elem_id="sampling-files"), label="sampling.exports")
+    files = loc.add(
+        gr.File(label=t("sampling.exports", "en"), file_count="multiple", height=120, elem_id="sampling-files"),
+        label="sampling.exports",
+    )
 
     _header(loc, "sampling.next_header")
     next_plot = gr.Plot(show_label=False, elem_id="sampling-next-plot")
@@ -59,17 +96,25 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     _header(loc, "sampling.compare_header")
     _header(loc, "sampling.compare_info")
     with gr.Row():
-        temps = [loc.add(gr.Number(value, minimum=0, maximum=sampling.MAX_TEMPERATURE, step=0.1, label=t(key, "en")), label=key)
-                 for value, key in zip(run.DEFAULT_TEMPERATURES, ("sampling.t1", "sampling.t2", "sampling.t3"))]
-        compare_button = loc.add(gr.Button(t("sampling.compare_button", "en"), elem_id="sampling-compare"), value="sampling.compare_button")
+        temps = [
+            loc.add(gr.Number(value, minimum=0, maximum=sampling.MAX_TEMPERATURE, step=0.1, label=t(key, "en")), label=key)
+            for value, key in zip(run.DEFAULT_TEMPERATURES, ("sampling.t1", "sampling.t2", "sampling.t3"))
+        ]
+        compare_button = loc.add(
+            gr.Button(t("sampling.compare_button", "en"), elem_id="sampling-compare"), value="sampling.compare_button"
+        )
     compare_plot = gr.Plot(show_label=False, elem_id="sampling-compare-plot")
     compared = gr.HTML(elem_id="sampling-compared")
 
     _header(loc, "sampling.step_header")
     _header(loc, "sampling.step_info")
     with gr.Row():
-        step_button = loc.add(gr.Button(t("sampling.step_button", "en"), variant="primary", elem_id="sampling-step"), value="sampling.step_button")
-        restart_button = loc.add(gr.Button(t("sampling.restart_button", "en"), elem_id="sampling-restart"), value="sampling.restart_button")
+        step_button = loc.add(
+            gr.Button(t("sampling.step_button", "en"), variant="primary", elem_id="sampling-step"), value="sampling.step_button"
+        )
+        restart_button = loc.add(
+            gr.Button(t("sampling.restart_button", "en"), elem_id="sampling-restart"), value="sampling.restart_button"
+        )
     step_status = gr.Markdown(elem_id="sampling-step-status")
     step_plot = gr.Plot(show_label=False, elem_id="sampling-step-plot")
     step_text = gr.HTML(elem_id="sampling-step-text")
@@ -79,21 +124,47 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     next_inputs, next_outputs = [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, files]
     next_shown = gr.State(False)  # whether this user has a next-token view on screen
     next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private").success(
-        lambda: True, None, next_shown, api_visibility="private")
+        lambda: True, None, next_shown, api_visibility="private"
+    )
     # A language switch redraws the next-token view (one forward pass); generated samples keep their language.
-    ui.lang.change(lambda has, *args: run.next_token_view(*args, progress=None) if has else [gr.update()] * len(next_outputs),
-                   [next_shown] + next_inputs, next_outputs, api_visibility="private")
-    generate_button.click(run.generate_view, [prompt, model, *settings, max_new, n_samples, seed, ui.lang], [generated, info, files],
-                          api_visibility="private")
-    compare_button.click(run.compare_view, [prompt, model, *temps, top_k, top_p, max_new, seed, ui.lang],
-                         [compare_plot, compared, info, files], api_visibility="private")
-    step_button.click(run.step_view, [sampler, prompt, model, *settings, max_new, seed, ui.lang],
-                      [sampler, step_plot, step_text, step_status, info], api_visibility="private")
-    restart_button.click(lambda: (None, None, "", ""), None, [sampler, step_plot, step_text, step_status],
-                         api_visibility="private", queue=False)
+    ui.lang.change(
+        lambda has, *args: run.next_token_view(*args, progress=None) if has else [gr.update()] * len(next_outputs),
+        [next_shown] + next_inputs,
+        next_outputs,
+        api_visibility="private",
+    )
+    generate_button.click(
+        run.generate_view,
+        [prompt, model, *settings, max_new, n_samples, seed, ui.lang],
+        [generated, info, files],
+        api_visibility="private",
+    )
+    compare_button.click(
+        run.compare_view,
+        [prompt, model, *temps, top_k, top_p, max_new, seed, ui.lang],
+        [compare_plot, compared, info, files],
+        api_visibility="private",
+    )
+    step_button.click(
+        run.step_view,
+        [sampler, prompt, model, *settings, max_new, seed, ui.lang],
+        [sampler, step_plot, step_text, step_status, info],
+        api_visibility="private",
+    )
+    restart_button.click(
+        lambda: (None, None, "", ""), None, [sampler, step_plot, step_text, step_status], api_visibility="private", queue=False
+    )
     gr.api(run.next_token_api, api_name="next_token")
     gr.api(run.generate_api, api_name="generate")
-    params = {"prompt": prompt, "model": model, "temperature": temperature, "top_k": top_k, "top_p": top_p,
-              "max_new_tokens": max_new, "samples": n_samples, "seed": seed}
+    params = {
+        "prompt": prompt,
+        "model": model,
+        "temperature": temperature,
+        "top_k": top_k,
+        "top_p": top_p,
+        "max_new_tokens": max_new,
+        "samples": n_samples,
+        "seed": seed,
+    }
     share_link_row("sampling", params, loc)
     return params

@@ -17,7 +17,11 @@ def status_markdown(lang: str) -> str:
     rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for spec in registry().values():
         where = availability.check(spec)
-        state = t("status.available", lang, where=where.where) if where.ok else t("status.unavailable", lang, reason=why_unavailable(spec, lang))
+        state = (
+            t("status.available", lang, where=where.where)
+            if where.ok
+            else t("status.unavailable", lang, reason=why_unavailable(spec, lang))
+        )
         rows.append(f"| {spec.label} (`{spec.hf_id}`) | {spec.kind} | {', '.join(spec.languages)} | {state} |")
     return "\n".join(head + rows)
 

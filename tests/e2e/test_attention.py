@@ -27,8 +27,10 @@ def test_heatmap_and_overview_render_and_a_thumbnail_opens(page):
     open_tab(page, "attention")
     page.locator("#attention-run").click()
     page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=120_000)
-    assert "MiniLM" in page.locator("#attention-info").inner_text(timeout=30_000) or "minilm" in page.locator(
-        "#attention-info").inner_text().lower()
+    assert (
+        "MiniLM" in page.locator("#attention-info").inner_text(timeout=30_000)
+        or "minilm" in page.locator("#attention-info").inner_text().lower()
+    )
     save_screenshot(page, "attention-head")
     page.locator("#attention-view label").filter(has_text="Model overview").click()
     overview = page.locator("#attention-overview img")

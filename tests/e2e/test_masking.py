@@ -20,8 +20,16 @@ def test_api_round_trip_with_statistics(client):
 def test_each_strategy_renders(page, strategy):
     open_tab(page, "masking")
     page.get_by_role("tab", name="Masking strategies").click()
-    label = {"bert": "BERT MLM", "wwm": "Whole-word", "dynamic": "RoBERTa dynamic", "span": "SpanBERT",
-             "permutation": "XLNet", "electra": "ELECTRA", "t5": "T5 span", "attention": "Attention-mask"}[strategy]
+    label = {
+        "bert": "BERT MLM",
+        "wwm": "Whole-word",
+        "dynamic": "RoBERTa dynamic",
+        "span": "SpanBERT",
+        "permutation": "XLNet",
+        "electra": "ELECTRA",
+        "t5": "T5 span",
+        "attention": "Attention-mask",
+    }[strategy]
     page.locator("#masking-strategy label").filter(has_text=label).click()
     if strategy == "electra":  # offline "auto" runs the 30-layer causal filler; uniform keeps the browser test quick
         page.locator("#masking-settings").get_by_text("Settings").click()

@@ -9,8 +9,18 @@ PRESET = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "preset
 
 
 def test_api_round_trip(client):
-    data = client.predict(PRESET["word"], "\n".join(PRESET["sentences"]), ["minilm", "glove"], True, "last", "mean", "pca", "2",
-                          "en", api_name="/polysemy")
+    data = client.predict(
+        PRESET["word"],
+        "\n".join(PRESET["sentences"]),
+        ["minilm", "glove"],
+        True,
+        "last",
+        "mean",
+        "pca",
+        "2",
+        "en",
+        api_name="/polysemy",
+    )
     by_key = {m["key"]: m for m in data["models"]}
     assert set(by_key) == {"minilm", "minilm:input", "glove"}
     n = len(PRESET["sentences"])

@@ -25,13 +25,14 @@ def test_generation_and_step_through_render(page):
     page.locator("#sampling-generate").click()
     page.locator("#sampling-generated .tp-token").first.wait_for(timeout=120_000)
     page.wait_for_function("document.querySelectorAll('#sampling-generated .tp-sample').length === 3", timeout=120_000)
-    page.locator("#sampling-files [aria-label=\"generation.json\"]").wait_for(timeout=180_000)  # the stream has ended
+    page.locator('#sampling-files [aria-label="generation.json"]').wait_for(timeout=180_000)  # the stream has ended
     assert page.locator("#sampling-generated .tp-token").first.get_attribute("title").startswith("p = ")
     save_screenshot(page, "sampling-generate")
     for step in (1, 2):
         page.locator("#sampling-step").click()
-        page.wait_for_function(f"(document.querySelector('#sampling-step-status') || {{}}).innerText?.includes('Step {step}')",
-                               timeout=120_000)
+        page.wait_for_function(
+            f"(document.querySelector('#sampling-step-status') || {{}}).innerText?.includes('Step {step}')", timeout=120_000
+        )
     page.locator("#sampling-step-plot .js-plotly-plot").wait_for(timeout=60_000)
     assert page.locator("#sampling-step-text .tp-token").count() >= 1
     save_screenshot(page, "sampling-step")

@@ -10,8 +10,6 @@ from playground.positional import learned_position_similarity
 TEXT = "The animal didn't cross the street because it was too tired."
 
 
-
-
 @pytest.fixture(scope="module")
 def maps(minilm, smollm):
     return {lm.spec.key: extract_attention(lm, [AttentionRequest(TEXT)])[0] for lm in (minilm, smollm)}

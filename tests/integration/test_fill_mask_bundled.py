@@ -6,19 +6,24 @@ import pytest
 from playground.causal_fill import fill_blanks_causal
 
 
-
 @pytest.fixture(scope="module")
 def probes(smollm):
-    texts = ["The capital of France is [MASK].", "I was thirsty, so I drank a glass of [MASK].",
-             "He opened the [MASK] and walked into the room."]
+    texts = [
+        "The capital of France is [MASK].",
+        "I was thirsty, so I drank a glass of [MASK].",
+        "He opened the [MASK] and walked into the room.",
+    ]
     return dict(zip(texts, fill_blanks_causal(smollm, texts, top_k=5)))
 
 
-@pytest.mark.parametrize("text, answers", [
-    ("The capital of France is [MASK].", {"Paris"}),
-    ("I was thirsty, so I drank a glass of [MASK].", {"water", "beer", "wine", "milk", "juice", "lemonade"}),
-    ("He opened the [MASK] and walked into the room.", {"door", "doors", "gate"}),
-])
+@pytest.mark.parametrize(
+    "text, answers",
+    [
+        ("The capital of France is [MASK].", {"Paris"}),
+        ("I was thirsty, so I drank a glass of [MASK].", {"water", "beer", "wine", "milk", "juice", "lemonade"}),
+        ("He opened the [MASK] and walked into the room.", {"door", "doors", "gate"}),
+    ],
+)
 def test_unambiguous_answers_are_in_the_top5(probes, text, answers):
     for reading in (probes[text].left, probes[text].whole):
         assert answers & {p.word for p in reading.predictions[0]}, (reading.method, reading.predictions[0])
@@ -33,15 +38,24 @@ def test_whole_sentence_uses_the_right_context(smollm):
 
 def test_glove_neighbours_of_bank_are_financial(glove):
     near = set(glove.model.nearest("bank", k=10).words)
-    assert len(near & {"banks", "banking", "credit", "financial", "lending", "loans", "investment", "central", "deposit", "fund"}) >= 3
+    assert (
+        len(near & {"banks", "banking", "credit", "financial", "lending", "loans", "investment", "central", "deposit", "fund"})
+        >= 3
+    )
 
 
 def test_minilm_bank_vectors_cluster_by_sense(minilm):
     import torch
 
     lm = minilm
-    sentences = {"river": ["He sat on the bank of the river.", "The river bank was muddy.", "Fish swam near the grassy bank of the stream."],
-                 "money": ["She deposited money at the bank.", "The bank approved my loan.", "He works as a teller at the bank downtown."]}
+    sentences = {
+        "river": [
+            "He sat on the bank of the river.",
+            "The river bank was muddy.",
+            "Fish swam near the grassy bank of the stream.",
+        ],
+        "money": ["She deposited money at the bank.", "The bank approved my loan.", "He works as a teller at the bank downtown."],
+    }
     vecs = {}
     for sense, texts in sentences.items():
         for text in texts:
@@ -51,6 +65,6 @@ def test_minilm_bank_vectors_cluster_by_sense(minilm):
             pos = lm.tokenizer.convert_ids_to_tokens(enc.input_ids[0]).index("bank")
             vecs.setdefault(sense, []).append(hidden[pos].numpy())
     unit = {s: [v / np.linalg.norm(v) for v in vs] for s, vs in vecs.items()}
-    within = np.mean([a @ b for s in unit for i, a in enumerate(unit[s]) for b in unit[s][i + 1:]])
+    within = np.mean([a @ b for s in unit for i, a in enumerate(unit[s]) for b in unit[s][i + 1 :]])
     across = np.mean([a @ b for a in unit["river"] for b in unit["money"]])
     assert within > across

@@ -1,13 +1,10 @@
 """Masking on the bundled real tokenizers, offline: MiniLM's WordPiece (has [MASK]) and SmolLM2 (has none)."""
 
-
 from playground import masking as m
 from playground import masking_spans as sp
 from playground import masking_stats as ms
 
 TEXT = "Unbelievably, the tokenizer splits uncommon words into several pieces."
-
-
 
 
 def test_wordpiece_words_split_into_pieces_are_masked_whole(minilm):

@@ -12,8 +12,6 @@ from playground.embeddings import compare_senses, contextual_vectors
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 
 
-
-
 @pytest.fixture(scope="module")
 def bank(minilm, glove):
     preset = PRESETS["bank"]
@@ -37,8 +35,9 @@ def test_static_baselines_score_zero(bank):
 @pytest.mark.parametrize("key", ["apple", "run"])
 def test_other_english_presets_separate_somewhere(minilm, key):
     preset = PRESETS[key]
-    (view,) = compare_senses([minilm], preset["word"], parse_sentences(preset["word"], preset["sentences"]),
-                             input_embeddings=False).views
+    (view,) = compare_senses(
+        [minilm], preset["word"], parse_sentences(preset["word"], preset["sentences"]), input_embeddings=False
+    ).views
     assert np.nanmax(view.separation) > 0
 
 

@@ -36,9 +36,10 @@ def test_same_tokens_as_generate_on_real_weights(lm):
     ids = torch.tensor([sampling.encode_prompt(lm, PROMPT)], device=lm.device)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(3)
-        out = lm.model.generate(ids, do_sample=True, temperature=0.8, top_k=50, top_p=0.95, max_new_tokens=20,
-                                pad_token_id=lm.tokenizer.eos_token_id)
-    assert ours == out[0, ids.shape[1]:].tolist()[: len(ours)]
+        out = lm.model.generate(
+            ids, do_sample=True, temperature=0.8, top_k=50, top_p=0.95, max_new_tokens=20, pad_token_id=lm.tokenizer.eos_token_id
+        )
+    assert ours == out[0, ids.shape[1] :].tolist()[: len(ours)]
 
 
 def test_cached_steps_see_the_same_distribution_as_a_full_recompute(lm):

@@ -108,7 +108,7 @@ def test_grouped_query_attention_and_rope_on_llama(tiny_llama):
 
 def test_cache_computes_once_per_key():
     cache, calls = AttentionCache(capacity=2), []
-    compute = lambda key: (lambda: calls.append(key) or key)  # noqa: E731
+    compute = lambda key: lambda: calls.append(key) or key  # noqa: E731
     for key in ["a", "a", "b", "a", "c", "a"]:
         assert cache.get(key, compute(key)) == key
     assert calls == ["a", "b", "c"]

@@ -9,8 +9,9 @@ from playground.fill_mask import count_masks, encode_masked, fill_mask
 from playground.tokens import token_text
 
 
-@pytest.mark.parametrize("text, code", [("", "empty_text"), ("   ", "empty_text"), ("no blank here", "no_mask"),
-                                        ("[MASK] " * 9, "too_many_masks")])
+@pytest.mark.parametrize(
+    "text, code", [("", "empty_text"), ("   ", "empty_text"), ("no blank here", "no_mask"), ("[MASK] " * 9, "too_many_masks")]
+)
 def test_bad_input_is_refused_with_a_code(text, code):
     with pytest.raises(InputError) as err:
         count_masks(text)
@@ -69,11 +70,16 @@ def test_model_without_mask_token_is_refused(tiny_clm):
     assert err.value.code == "no_mask_token"
 
 
-@pytest.mark.parametrize("fixture, raw, word, starts", [
-    ("tiny_mlm", "##ie", "ie", False), ("tiny_mlm", "river", "river", True),
-    ("tiny_clm", "Ġriver", "river", True), ("tiny_clm", "un", "un", False),
-    ("tiny_llama", "▁river", "river", True),
-])
+@pytest.mark.parametrize(
+    "fixture, raw, word, starts",
+    [
+        ("tiny_mlm", "##ie", "ie", False),
+        ("tiny_mlm", "river", "river", True),
+        ("tiny_clm", "Ġriver", "river", True),
+        ("tiny_clm", "un", "un", False),
+        ("tiny_llama", "▁river", "river", True),
+    ],
+)
 def test_tokens_read_as_words(fixture, raw, word, starts, request):
     tt = token_text(request.getfixturevalue(fixture).tokenizer, raw)
     assert (tt.word, tt.starts_word) == (word, starts)

@@ -7,7 +7,9 @@ def test_a_class_pressing_the_same_preset_computes_it_once(tiny_mlm, monkeypatch
     calls = []
     monkeypatch.setattr(fill_mask_tab.models, "load", lambda key: tiny_mlm)
     monkeypatch.setattr(fill_mask_tab, "load_model", lambda key, lang, progress=None: tiny_mlm)
-    monkeypatch.setitem(fill_mask_tab.READINGS, "masked", lambda lm, text, k: calls.append(text) or fill_mask_tab._masked_readings(lm, text, k))
+    monkeypatch.setitem(
+        fill_mask_tab.READINGS, "masked", lambda lm, text, k: calls.append(text) or fill_mask_tab._masked_readings(lm, text, k)
+    )
     fill_mask_tab._cached_readings.cache_clear()
     first = fill_mask_tab.fill_mask_api("the capital of france is [MASK] .", ["bert"], 3, "en")
     again = fill_mask_tab.fill_mask_api("the capital of france is [MASK] .", ["bert"], 3, "zh")

@@ -21,7 +21,9 @@ def test_every_literal_key_in_the_ui_code_has_both_languages():
     assert not missing, f"text keys used in playground/ui but not defined: {missing}"
 
 
-@pytest.mark.parametrize("raw, lang", [("zh-CN", "zh"), ("zh_Hans", "zh"), ("ZH", "zh"), ("en-US", "en"), (None, "en"), ("fr", "en")])
+@pytest.mark.parametrize(
+    "raw, lang", [("zh-CN", "zh"), ("zh_Hans", "zh"), ("ZH", "zh"), ("en-US", "en"), (None, "en"), ("fr", "en")]
+)
 def test_browser_languages_map_to_ours(raw, lang):
     assert normalize_lang(raw) == lang
 

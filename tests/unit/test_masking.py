@@ -11,9 +11,15 @@ from playground import masking_stats as ms
 from playground.errors import InputError
 
 TEXT = "The unbelievable tokenizer splits words, really. The cat sat on the mat today."
-STRATEGIES = {"bert": m.bert_masking, "wwm": m.whole_word_masking, "dynamic": m.dynamic_masking,
-              "span": sp.span_masking, "t5": sp.t5_span_corruption, "permutation": am.permutation_lm,
-              "attention": am.attention_families}
+STRATEGIES = {
+    "bert": m.bert_masking,
+    "wwm": m.whole_word_masking,
+    "dynamic": m.dynamic_masking,
+    "span": sp.span_masking,
+    "t5": sp.t5_span_corruption,
+    "permutation": am.permutation_lm,
+    "attention": am.attention_families,
+}
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +63,9 @@ def test_rates_detect_a_wrong_theory(tok):
 
 def test_whole_word_masking_never_splits_a_word(tok):
     enc = m.encode(tok, TEXT)
-    _, labels = m.mlm_draws(tok, enc, 500, seed=1, mlm_probability=0.3, mask_replace_prob=1.0,
-                            random_replace_prob=0.0, whole_word=True)
+    _, labels = m.mlm_draws(
+        tok, enc, 500, seed=1, mlm_probability=0.3, mask_replace_prob=1.0, random_replace_prob=0.0, whole_word=True
+    )
     words = np.array(enc.word_ids)
     for w in set(enc.word_ids) - {-1}:
         sel = labels[:, words == w] != -100
@@ -122,7 +129,7 @@ def test_permutation_masks_follow_the_order(tok):
         assert set(np.flatnonzero(query[i])) == before
         assert set(np.flatnonzero(content[i])) == before | {i}
     predicted = [p for p in order if r.actions[p] == "predicted"]
-    assert predicted == [p for p in order if r.actions[p] != "special"][-len(predicted):]
+    assert predicted == [p for p in order if r.actions[p] != "special"][-len(predicted) :]
 
 
 def test_unilm_prefix_blocks(tok):

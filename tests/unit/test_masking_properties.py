@@ -10,10 +10,20 @@ from playground import masking as m
 from playground import masking_spans as sp
 from playground.errors import InputError
 
-STRATEGIES = [m.bert_masking, m.whole_word_masking, m.dynamic_masking, sp.span_masking, sp.t5_span_corruption,
-              am.permutation_lm, am.attention_families]
-texts = st.one_of(st.text(max_size=60), st.sampled_from(["", " ", ".", "a", "我", "?!", "the", "我 喜欢"]),
-                  st.text(alphabet="ab 我喜.,", max_size=20))
+STRATEGIES = [
+    m.bert_masking,
+    m.whole_word_masking,
+    m.dynamic_masking,
+    sp.span_masking,
+    sp.t5_span_corruption,
+    am.permutation_lm,
+    am.attention_families,
+]
+texts = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from(["", " ", ".", "a", "我", "?!", "the", "我 喜欢"]),
+    st.text(alphabet="ab 我喜.,", max_size=20),
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -25,13 +25,17 @@ def test_unknown_model_is_refused_with_a_clear_message():
 
 def test_operator_file_adds_hub_models_only(tmp_path):
     extra = tmp_path / "extra.json"
-    extra.write_text(json.dumps({"models": [{"key": "my-bert", "hf_id": "me/bert", "kind": "masked", "family": "BERT", "label": "Mine"}]}))
+    extra.write_text(
+        json.dumps({"models": [{"key": "my-bert", "hf_id": "me/bert", "kind": "masked", "family": "BERT", "label": "Mine"}]})
+    )
     assert build_registry(str(extra))["my-bert"].hf_id == "me/bert"
     toml = tmp_path / "extra.toml"
     toml.write_text('[[models]]\nkey = "x"\nhf_id = "a/b"\nkind = "causal"\nfamily = "GPT"\nlabel = "X"\nsource = "bundled"\n')
     with pytest.raises(ValueError, match="hub models only"):
         build_registry(str(toml))
-    extra.write_text(json.dumps({"models": [{"key": "bert", "hf_id": "x/y", "kind": "masked", "family": "BERT", "label": "dup"}]}))
+    extra.write_text(
+        json.dumps({"models": [{"key": "bert", "hf_id": "x/y", "kind": "masked", "family": "BERT", "label": "dup"}]})
+    )
     with pytest.raises(ValueError, match="duplicate"):
         build_registry(str(extra))
 
@@ -47,7 +51,9 @@ def test_hub_probe_runs_once(monkeypatch):
     calls = []
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     availability._probe_hub.cache_clear()
-    monkeypatch.setattr(availability.urllib.request, "urlopen", lambda *a, **k: calls.append(1) or (_ for _ in ()).throw(OSError("down")))
+    monkeypatch.setattr(
+        availability.urllib.request, "urlopen", lambda *a, **k: calls.append(1) or (_ for _ in ()).throw(OSError("down"))
+    )
     assert availability.hub_reachable() is False and availability.hub_reachable() is False
     assert len(calls) == 1
     availability._probe_hub.cache_clear()

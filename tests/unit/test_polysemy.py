@@ -173,6 +173,9 @@ def test_projection_pca_tsne_and_collapsed_points():
 @pytest.mark.parametrize("fixture,sees_right", [("tiny_mlm", True), ("tiny_clm", False), ("tiny_llama", False)])
 def test_only_bidirectional_models_see_the_right_context(fixture, sees_right, request):
     lm = request.getfixturevalue(fixture)
-    pair = [parse_line("he sat on the bank of the river .", "bank"), parse_line("he sat on the bank of the money in a tree .", "bank")]
+    pair = [
+        parse_line("he sat on the bank of the river .", "bank"),
+        parse_line("he sat on the bank of the money in a tree .", "bank"),
+    ]
     vectors, _ = contextual_vectors(lm, pair)  # different lengths: padding must not leak into the vectors either
     assert np.allclose(vectors.layers[-1][0], vectors.layers[-1][1], atol=1e-5) != sees_right

@@ -17,7 +17,10 @@ from playground.ui import polysemy_tab
 from playground.ui.i18n import Localizer, UIContext
 from playground.ui.text import STRINGS
 
-BANK = "money | she put money in the bank .\nmoney | the bank paid .\nriver | the river bank was muddy .\nriver | he sat on the bank ."
+BANK = (
+    "money | she put money in the bank .\nmoney | the bank paid .\n"
+    "river | the river bank was muddy .\nriver | he sat on the bank ."
+)
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +91,11 @@ def test_exports(result):
 
 def test_every_error_code_has_both_languages():
     source = Path(polysemy_tab.__file__).parents[1]
-    codes = {line.split('"')[1] for f in ("alignment.py", "embeddings.py", "ui/polysemy_tab.py")
-             for line in (source / f).read_text().split("InputError(")[1:]}
+    codes = {
+        line.split('"')[1]
+        for f in ("alignment.py", "embeddings.py", "ui/polysemy_tab.py")
+        for line in (source / f).read_text().split("InputError(")[1:]
+    }
     assert codes and all(f"error.{c}" in STRINGS for c in codes)
 
 

@@ -19,9 +19,17 @@ def reference(lm, prompt, s, max_new, n, seed):
     ids = torch.tensor([sampling.encode_prompt(lm, prompt)])
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        out = lm.model.generate(ids, do_sample=not s.greedy, temperature=s.temperature or None, top_k=s.top_k, top_p=s.top_p,
-                                max_new_tokens=max_new, num_return_sequences=n, pad_token_id=lm.tokenizer.eos_token_id)
-    return out[:, ids.shape[1]:].tolist()
+        out = lm.model.generate(
+            ids,
+            do_sample=not s.greedy,
+            temperature=s.temperature or None,
+            top_k=s.top_k,
+            top_p=s.top_p,
+            max_new_tokens=max_new,
+            num_return_sequences=n,
+            pad_token_id=lm.tokenizer.eos_token_id,
+        )
+    return out[:, ids.shape[1] :].tolist()
 
 
 @pytest.fixture(params=["tiny_clm", "tiny_llama"])
@@ -29,7 +37,9 @@ def lm(request):
     return request.getfixturevalue(request.param)
 
 
-@pytest.mark.parametrize("temperature,top_k,top_p,n,seed", [(0.8, 0, 1.0, 1, 0), (1.5, 10, 0.9, 3, 5), (1.0, 0, 0.5, 2, 7), (0.3, 5, 1.0, 1, 1)])
+@pytest.mark.parametrize(
+    "temperature,top_k,top_p,n,seed", [(0.8, 0, 1.0, 1, 0), (1.5, 10, 0.9, 3, 5), (1.0, 0, 0.5, 2, 7), (0.3, 5, 1.0, 1, 1)]
+)
 def test_tokens_match_model_generate(lm, temperature, top_k, top_p, n, seed):
     s = sampling.settings(temperature, top_k, top_p)
     ours = token_ids(generation.generate(lm, PROMPT, s, 25, n, seed))
@@ -120,14 +130,22 @@ def test_streaming_yields_growing_results(tiny_clm):
     steps = list(generation.generate_stream(tiny_clm, PROMPT, sampling.settings(0.8, 0, 1.0), 6, 2, 0))
     assert [s.done for s in steps] == [False] * (len(steps) - 1) + [True]
     lengths = [len(r.samples[0].tokens) for r in steps]
-    assert lengths == sorted(lengths) and steps[-1] == generation.generate(tiny_clm, PROMPT, sampling.settings(0.8, 0, 1.0), 6, 2, 0)
+    assert lengths == sorted(lengths) and steps[-1] == generation.generate(
+        tiny_clm, PROMPT, sampling.settings(0.8, 0, 1.0), 6, 2, 0
+    )
 
 
-@pytest.mark.parametrize("args,code", [
-    ((-0.1, 0, 1.0), "sampling_temperature"), ((2.5, 0, 1.0), "sampling_temperature"),
-    ((1.0, -1, 1.0), "sampling_top_k"), ((1.0, 2.5, 1.0), "sampling_top_k"),
-    ((1.0, 0, 0.0), "sampling_top_p"), ((1.0, 0, 1.5), "sampling_top_p"),
-])
+@pytest.mark.parametrize(
+    "args,code",
+    [
+        ((-0.1, 0, 1.0), "sampling_temperature"),
+        ((2.5, 0, 1.0), "sampling_temperature"),
+        ((1.0, -1, 1.0), "sampling_top_k"),
+        ((1.0, 2.5, 1.0), "sampling_top_k"),
+        ((1.0, 0, 0.0), "sampling_top_p"),
+        ((1.0, 0, 1.5), "sampling_top_p"),
+    ],
+)
 def test_bad_settings_are_refused(args, code):
     with pytest.raises(InputError) as err:
         sampling.settings(*args)
@@ -136,9 +154,13 @@ def test_bad_settings_are_refused(args, code):
 
 def test_bad_runs_are_refused(tiny_clm):
     s = sampling.settings(1.0, 0, 1.0)
-    for kwargs, code in [(dict(max_new_tokens=0), "sampling_max_new"), (dict(max_new_tokens=201), "sampling_max_new"),
-                         (dict(n_samples=6), "sampling_samples"), (dict(seed=-1), "sampling_seed"),
-                         (dict(max_new_tokens=60), "sampling_too_long")]:  # tiny GPT-2 has 64 positions
+    for kwargs, code in [
+        (dict(max_new_tokens=0), "sampling_max_new"),
+        (dict(max_new_tokens=201), "sampling_max_new"),
+        (dict(n_samples=6), "sampling_samples"),
+        (dict(seed=-1), "sampling_seed"),
+        (dict(max_new_tokens=60), "sampling_too_long"),
+    ]:  # tiny GPT-2 has 64 positions
         with pytest.raises(InputError) as err:
             generation.generate(tiny_clm, PROMPT, s, **kwargs)
         assert err.value.code == code

