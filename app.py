@@ -31,7 +31,8 @@ CSS = (Path(__file__).parent / "assets" / "style.css").read_text()
 
 def build_app() -> gr.Blocks:
     loc = Localizer()
-    with gr.Blocks(title=t("app.title")) as demo:
+    # delete_cache: Gradio copies every served file into its cache; drop copies older than 30 min every 10 min.
+    with gr.Blocks(title=t("app.title"), delete_cache=(600, 1800)) as demo:
         with gr.Row(elem_classes="tp-header"):
             loc.add(
                 gr.Markdown(f"# {t('app.title')}\n{t('app.subtitle')}"),

@@ -10,12 +10,12 @@ import os
 import shutil
 import tempfile
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from playground import availability
+from playground.cache import BoundedCache
 from playground.registry import ModelSpec, get_spec
 
 # Which transformers Auto class serves each kind of model: variants as data.
@@ -138,60 +138,58 @@ def load_uncached(key: str) -> LoadedModel:
     return LoadedModel(spec, model.to(device).eval(), tokenizer, device)
 
 
-class LRUCache:
-    """At most `capacity` values; concurrent first requests for a key run `loader` once."""
+def load_tokenizer_uncached(key: str) -> Any:
+    """Only the tokenizer of a registered model: a few MB, never the weights (the masking tab needs no more)."""
+    spec = get_spec(key)
+    if spec.kind == "static":
+        raise ValueError(f"{spec.label} has no tokenizer: it looks words up whole.")
+    import transformers
 
-    def __init__(self, loader: Callable[[str], Any], capacity: int):
-        self._loader = loader
-        self._capacity = max(1, capacity)
-        self._items: OrderedDict[str, Any] = OrderedDict()
-        self._lock = threading.Lock()
-        self._key_locks: dict[str, threading.Lock] = {}
-
-    def get(self, key: str) -> Any:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-            key_lock = self._key_locks.setdefault(key, threading.Lock())
-        with key_lock:  # the first caller loads; the others wait here, then find it cached
-            with self._lock:
-                if key in self._items:
-                    self._items.move_to_end(key)
-                    return self._items[key]
-            value = self._loader(key)
-            with self._lock:
-                self._items[key] = value
-                while len(self._items) > self._capacity:
-                    self._items.popitem(last=False)
-            return value
-
-    def keys(self) -> list[str]:
-        with self._lock:
-            return list(self._items)
-
-    def __contains__(self, key: str) -> bool:
-        with self._lock:
-            return key in self._items
+    if spec.source == "bundled" and spec.gguf_file:
+        folder = availability.bundle_dir(spec)
+        if folder is None:
+            raise RuntimeError(availability.check(spec).reason)
+        converted = cache_dir() / spec.key
+        if (converted / "tokenizer.json").exists():  # the converted copy's tokenizer: no GGUF parsing
+            return transformers.AutoTokenizer.from_pretrained(str(converted), local_files_only=True)
+        return transformers.AutoTokenizer.from_pretrained(str(folder), gguf_file=spec.gguf_file, local_files_only=True)
+    location, options = _weights_location(spec)
+    return transformers.AutoTokenizer.from_pretrained(location, trust_remote_code=False, **options)
 
 
-_cache: LRUCache | None = None
-_cache_lock = threading.Lock()
+OnLoad = Callable[[ModelSpec], None]  # told before a slow first load starts (the UI shows a progress message)
+Loader = Callable[[str], LoadedModel]  # what backend entries call to get a model: `load`, or a test's tiny model
+
+_caches: dict[str, BoundedCache] = {}
+_caches_lock = threading.Lock()
 
 
-def _model_cache() -> LRUCache:
-    global _cache
-    with _cache_lock:
-        if _cache is None:
-            _cache = LRUCache(load_uncached, int(os.environ.get("PLAYGROUND_MAX_MODELS", "3")))
-        return _cache
+def _cache(name: str) -> BoundedCache:
+    """The model cache (PLAYGROUND_MAX_MODELS, default 3) or the tokenizer cache (16: they are small)."""
+    with _caches_lock:
+        if name not in _caches:
+            size = int(os.environ.get("PLAYGROUND_MAX_MODELS", "3")) if name == "models" else 16
+            _caches[name] = BoundedCache(size, name)
+        return _caches[name]
 
 
-def load(key: str) -> LoadedModel:
-    """The model for `key`, loaded on first use and kept in the bounded LRU cache."""
-    get_spec(key)  # refuse unknown keys before touching the cache
-    return _model_cache().get(key)
+def load(key: str, on_load: OnLoad | None = None) -> LoadedModel:
+    """The model for `key`, loaded on first use and kept in the bounded cache: the one load path."""
+    spec = get_spec(key)  # refuse unknown keys before touching the cache
+    cache = _cache("models")
+    if on_load is not None and key not in cache:
+        on_load(spec)
+    return cache.get(key, lambda: load_uncached(key))
+
+
+def load_tokenizer(key: str) -> Any:
+    """The tokenizer for `key`: from the loaded model when it is in memory, else loaded alone and cached."""
+    get_spec(key)
+    loaded = _cache("models").peek(key)
+    if loaded is not None and loaded.tokenizer is not None:
+        return loaded.tokenizer
+    return _cache("tokenizers").get(key, lambda: load_tokenizer_uncached(key))
 
 
 def is_loaded(key: str) -> bool:
-    return key in _model_cache()
+    return key in _cache("models")

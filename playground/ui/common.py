@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
-from pathlib import Path
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 import gradio as gr
@@ -14,10 +15,12 @@ import gradio as gr
 from playground import availability, models
 from playground.errors import InputError
 from playground.registry import ModelSpec, get_spec, registry
+from playground.serialize import jsonable
 from playground.ui.i18n import t
 from playground.ui.text import STRINGS
 
 EXPORT_DIR = Path(tempfile.gettempdir()) / "transformer-playground-exports"
+EXPORT_KEEP = 60  # export files kept at once; older ones are deleted
 
 
 def model_choices(kinds: Iterable[str], lang: str, languages: Iterable[str] | None = None) -> list[tuple[str, str]]:
@@ -62,16 +65,21 @@ def unavailable_panel(kinds: Iterable[str], loc: Any) -> None:
             loc.add(gr.Markdown(unavailable_note(kinds, "en")), value=lambda lang: unavailable_note(kinds, lang))
 
 
+def on_load_message(lang: str, progress: Any = None) -> Callable[[ModelSpec], None] | None:
+    """The `on_load` callback for `models.load`: a progress message while a first load runs."""
+    if progress is None:
+        return None
+    return lambda spec: progress(0.0, desc=t("common.loading", lang, model=spec.label))
+
+
 def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> models.LoadedModel:
     """Load an allow-listed model, telling the user while the first load runs; errors become gr.Error."""
     try:
         spec = get_spec(key)
     except ValueError:
-        raise gr.Error(t("common.unknown_model", lang, name=key)) from None
-    if progress is not None and not models.is_loaded(key):
-        progress(0.0, desc=t("common.loading", lang, model=spec.label))
+        raise gr.Error(t("common.unknown_model", lang, name=str(key)[:80])) from None
     try:
-        return models.load(key)
+        return models.load(key, on_load=on_load_message(lang, progress))
     except Exception as exc:  # a missing download or a broken cache: tell, don't crash
         raise gr.Error(t("common.model_failed", lang, model=spec.label, reason=str(exc)[:300])) from None
 
@@ -107,18 +115,38 @@ def provenance(lm: models.LoadedModel, lang: str) -> str:
 
 
 def export_file(name: str, content: str | bytes) -> str:
-    """Write an export (CSV/JSON/HTML) to a fresh temp folder; returns the path for gr.File/DownloadButton."""
+    """Write one export (CSV/JSON/HTML) into the bounded export folder; returns its path for gr.File.
+
+    Exports are built only when a user presses a download button, and the folder keeps the newest
+    `EXPORT_KEEP` files: a class downloading all day never fills the disk.
+    """
     EXPORT_DIR.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(dir=EXPORT_DIR))
     path = folder / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    _prune_exports()
     return str(path)
 
 
+def _prune_exports() -> None:
+    folders = sorted((f for f in EXPORT_DIR.iterdir() if f.is_dir()), key=lambda f: f.stat().st_mtime)
+    for old in folders[:-EXPORT_KEEP]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def export_json(name: str, payload: Any) -> str:
-    return export_file(name, json.dumps(payload, ensure_ascii=False, indent=2))
+    return export_file(name, json.dumps(jsonable(payload), ensure_ascii=False, indent=2))
 
 
 def export_figure_html(name: str, figure: Any) -> str:
     """A self-contained HTML file (plotly.js inlined: it opens offline, in class)."""
     return export_file(name, figure.to_html(include_plotlyjs=True, full_html=True))
+
+
+def download_row(loc: Any, build: Callable[..., list[str]], inputs: list[Any], label_key: str = "common.downloads") -> Any:
+    """A "Prepare downloads" button and a file box: the files are built from the kept result only on click."""
+    with gr.Row():
+        button = loc.add(gr.Button(t("common.prepare_downloads"), size="sm", scale=0), value="common.prepare_downloads")
+        files = loc.add(gr.File(label=t(label_key), file_count="multiple", interactive=False, scale=4), label=label_key)
+    button.click(build, inputs, files, api_visibility="private")
+    return files

@@ -44,6 +44,8 @@ STRINGS = {
     ),
     "common.unavailable_title": ("Models not available here", "此处不可用的模型"),
     "common.export": ("Export", "导出"),
+    "common.prepare_downloads": ("Prepare downloads", "生成下载文件"),
+    "common.downloads": ("Downloads", "下载"),
     "common.examples": ("Examples", "示例"),
     "common.run": ("Run", "运行"),
     "common.top_k": ("Top-k", "Top-k"),
