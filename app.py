@@ -53,7 +53,7 @@ def build_app() -> gr.Blocks:
                     shared[tab_id] = build(ui) or {}
         lang.change(loc.updates, lang, loc.components(), api_visibility="private", queue=False)
         demo.load(None, None, lang, js=DETECT_LANG)
-        restore_from_url(demo, tabs, shared)
+        restore_from_url(demo, tabs, shared, lang)
     return demo
 
 

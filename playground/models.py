@@ -6,6 +6,7 @@ hand it a tiny random model built from a config instead.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -67,17 +68,39 @@ def cache_dir() -> Path:
     return Path(os.environ.get("PLAYGROUND_CACHE_DIR") or default)
 
 
+MANIFEST = "converted.json"  # written last: a folder without it is an interrupted or damaged conversion
+
+
+def _conversion_ok(folder: Path) -> bool:
+    """The converted copy is whole: manifest present, weights of the recorded size, a readable safetensors header."""
+    from safetensors import safe_open
+
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+        weights = folder / "model.safetensors"
+        if weights.stat().st_size != manifest["size"]:
+            return False
+        with safe_open(str(weights), framework="pt") as f:
+            return sorted(f.keys()) == manifest["tensors"]
+    except Exception:  # missing, unreadable or garbage files: safetensors and json raise their own types
+        return False
+
+
 def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
     """A safetensors copy of a GGUF model, made once (~20 s) so later loads take < 1 s.
 
     `save_pretrained` refuses a GGUF-loaded model, so its dequantized state dict is
-    copied into a plain model of the same architecture built from a clean config.
+    copied into a plain model of the same architecture built from a clean config. The copy is
+    read back before it is published; a damaged one (truncated, emptied, garbage, half a folder)
+    is deleted and made again instead of failing every request after it.
     """
+    from safetensors.torch import load_file
     from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
     target = cache_dir() / spec.key
-    if (target / "model.safetensors").exists():
+    if _conversion_ok(target):
         return target
+    shutil.rmtree(target, ignore_errors=True)
     gguf = dict(gguf_file=spec.gguf_file)
     quantized = AutoModelForCausalLM.from_pretrained(str(source), **gguf)
     tokenizer = AutoTokenizer.from_pretrained(str(source), **gguf)
@@ -89,11 +112,22 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{spec.key}-"))
     plain.save_pretrained(staging)
     tokenizer.save_pretrained(staging)
+    written = load_file(str(staging / "model.safetensors"))  # read it back: what we publish must load
+    expected = plain.state_dict()
+    if not written or any(name not in expected or w.shape != expected[name].shape for name, w in written.items()):
+        shutil.rmtree(staging, ignore_errors=True)
+        raise RuntimeError(f"the converted copy of {spec.label} did not read back")
+    size = (staging / "model.safetensors").stat().st_size
+    (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": sorted(written)}))
     try:
         staging.rename(target)  # atomic: another process never sees half a model
     except OSError:
         shutil.rmtree(staging, ignore_errors=True)  # someone else finished first
     return target
+
+
+def _discard_conversion(spec: ModelSpec) -> None:
+    shutil.rmtree(cache_dir() / spec.key, ignore_errors=True)
 
 
 def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
@@ -123,18 +157,26 @@ def load_uncached(key: str) -> LoadedModel:
     import torch
     import transformers
 
-    location, options = _weights_location(spec)
-    auto = getattr(transformers, AUTO_CLASS[spec.kind])
-    dtype = torch.float16 if device.startswith("cuda") else torch.float32
-    model = auto.from_pretrained(
-        location,
-        attn_implementation="eager",  # SDPA kernels return no attention weights
-        dtype=dtype,
-        use_safetensors=None,  # safetensors when the repo has them, .bin otherwise
-        trust_remote_code=False,
-        **options,
-    )
-    tokenizer = transformers.AutoTokenizer.from_pretrained(location, trust_remote_code=False, **options)
+    def from_location():
+        location, options = _weights_location(spec)
+        auto = getattr(transformers, AUTO_CLASS[spec.kind])
+        model = auto.from_pretrained(
+            location,
+            attn_implementation="eager",  # SDPA kernels return no attention weights
+            dtype=torch.float16 if device.startswith("cuda") else torch.float32,
+            use_safetensors=None,  # safetensors when the repo has them, .bin otherwise
+            trust_remote_code=False,
+            **options,
+        )
+        return model, transformers.AutoTokenizer.from_pretrained(location, trust_remote_code=False, **options)
+
+    try:
+        model, tokenizer = from_location()
+    except Exception:
+        if not spec.gguf_file:
+            raise
+        _discard_conversion(spec)  # a converted copy damaged after it was checked: convert again, once
+        model, tokenizer = from_location()
     return LoadedModel(spec, model.to(device).eval(), tokenizer, device)
 
 

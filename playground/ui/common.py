@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import json
+import logging
 import os
+import re
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -19,6 +22,7 @@ from playground.serialize import jsonable
 from playground.ui.i18n import t
 from playground.ui.text import STRINGS
 
+log = logging.getLogger("playground")
 EXPORT_DIR = Path(tempfile.gettempdir()) / "transformer-playground-exports"
 EXPORT_KEEP = 60  # export files kept at once; older ones are deleted
 
@@ -77,11 +81,12 @@ def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> mode
     try:
         spec = get_spec(key)
     except ValueError:
-        raise gr.Error(t("common.unknown_model", lang, name=str(key)[:80])) from None
+        raise gr.Error(t("common.unknown_model", lang, name=escape(key))) from None
     try:
         return models.load(key, on_load=on_load_message(lang, progress))
     except Exception as exc:  # a missing download or a broken cache: tell, don't crash
-        raise gr.Error(t("common.model_failed", lang, model=spec.label, reason=str(exc)[:300])) from None
+        log.warning("loading %s failed: %s", key, exc)  # the full reason, paths included, stays in the server log
+        raise gr.Error(t("common.model_failed", lang, model=escape(spec.label), reason=public_reason(exc))) from None
 
 
 def check_keys(keys: Iterable[str] | None, lang: str) -> list[ModelSpec]:
@@ -94,7 +99,7 @@ def check_keys(keys: Iterable[str] | None, lang: str) -> list[ModelSpec]:
         try:
             specs.append(get_spec(key))
         except ValueError:
-            raise gr.Error(t("common.unknown_model", lang, name=key)) from None
+            raise gr.Error(t("common.unknown_model", lang, name=escape(key))) from None
     return specs
 
 
@@ -105,9 +110,32 @@ def friendly_errors(lang: str) -> Iterator[None]:
         yield
     except InputError as exc:
         key = f"error.{exc.code}"
-        raise gr.Error(t(key, lang, **exc.params) if key in STRINGS else str(exc)) from None
+        params = {name: escape(value) for name, value in exc.params.items()}
+        raise gr.Error(t(key, lang, **params) if key in STRINGS else escape(str(exc))) from None
     except ValueError as exc:
-        raise gr.Error(str(exc)) from None
+        raise gr.Error(escape(str(exc))) from None
+
+
+def escape(value: Any, limit: int = 200) -> str:
+    """A user-, link- or tokenizer-made value as inert text for an error toast or HTML (shortened).
+
+    Gradio renders toasts as HTML, and its sanitiser lets SVG `javascript:` links through.
+    """
+    text = str(value)
+    return html.escape(text if len(text) <= limit else text[: limit - 1] + "…", quote=True)
+
+
+def escape_md(value: Any, limit: int = 200) -> str:
+    """As `escape`, for Markdown: its markers (`*`, `_`, backticks, brackets, pipes) are shown, not obeyed."""
+    return re.sub(r"([\\`*_\[\]|#~])", r"\\\1", escape(value, limit))
+
+
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.\-~@+]+){2,}")
+
+
+def public_reason(exc: Exception) -> str:
+    """An exception's message for users: server paths removed, escaped, short."""
+    return escape(_PATH.sub("…", str(exc)) or type(exc).__name__, limit=300)
 
 
 def provenance(lm: models.LoadedModel, lang: str) -> str:

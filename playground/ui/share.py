@@ -8,22 +8,64 @@ opens the class on the same sentence, models and settings.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import Localizer, t
+from playground.ui.i18n import LANGS, Localizer, t
 
 ShareParams = dict[str, Any]  # url parameter -> gr component
 
 
-def _decode(raw: str, component: Any) -> Any:
-    if isinstance(component, (gr.Textbox, gr.Radio)) or (isinstance(component, gr.Dropdown) and not component.multiselect):
+MAX_TEXT = 5000  # characters a shared text box may carry
+
+
+def _choice_values(component: Any) -> set[str]:
+    return {str(value) for _, value in (component.choices or [])}
+
+
+def _number(raw: str, component: Any) -> float | int:
+    value = float(raw)  # ValueError on "abc"
+    if not math.isfinite(value):
+        raise ValueError("not finite")
+    low, high = getattr(component, "minimum", None), getattr(component, "maximum", None)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError("out of range")
+    step = float(component.step) if isinstance(component, gr.Slider) else None
+    if getattr(component, "precision", None) == 0 or (step is not None and step.is_integer()):
+        if not value.is_integer():
+            raise ValueError("not a whole number")
+        return int(value)
+    return value
+
+
+def decode(raw: str, component: Any) -> Any:
+    """The value a link parameter restores into `component`, or ValueError when the component would refuse it.
+
+    A value that is not one of a menu's choices is never passed on: Gradio would echo it in an error
+    toast, and a toast renders markup (an SVG `javascript:` link survives its sanitiser).
+    """
+    if isinstance(component, (gr.Number, gr.Slider)):
+        return _number(raw, component)
+    if isinstance(component, gr.Checkbox):
+        if raw not in ("true", "false"):
+            raise ValueError("not a boolean")
+        return raw == "true"
+    if isinstance(component, gr.CheckboxGroup) or (isinstance(component, gr.Dropdown) and component.multiselect):
+        values = json.loads(raw)
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise ValueError("not a list of choices")
+        if not set(values) <= _choice_values(component):
+            raise ValueError("not among the choices")
+        return values
+    if isinstance(component, (gr.Dropdown, gr.Radio)):
+        if raw not in _choice_values(component):
+            raise ValueError("not among the choices")
         return raw
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return raw
+    if len(raw) > MAX_TEXT:
+        raise ValueError("too long")
+    return raw
 
 
 def share_link_row(tab_id: str, params: ShareParams, loc: Localizer) -> None:
@@ -46,16 +88,32 @@ def share_link_row(tab_id: str, params: ShareParams, loc: Localizer) -> None:
     button.click(None, components, link, js=js, api_visibility="private", queue=False)
 
 
-def restore_from_url(demo: gr.Blocks, tabs: gr.Tabs, shared: dict[str, ShareParams]) -> None:
-    """On page load, select `?tab=` and fill that tab's inputs from the query string."""
+def restore_from_url(demo: gr.Blocks, tabs: gr.Tabs, shared: dict[str, ShareParams], lang: Any) -> None:
+    """On page load, select `?tab=` and fill that tab's inputs from the query string.
+
+    Each value is checked against its component (choices, numeric range, length); a value that does not
+    fit is dropped, and one notice names the parameters that were ignored (never their values).
+    """
     flat = [(tab_id, name, comp) for tab_id, params in shared.items() for name, comp in params.items()]
 
     def restore(request: gr.Request) -> list[Any]:
         query = dict(request.query_params) if request is not None else {}
         tab_id = query.get("tab")
+        lang_code = query.get("lang")
         updates = [gr.update(selected=tab_id) if tab_id in shared else gr.update()]
+        updates.append(gr.update(value=lang_code) if lang_code in LANGS else gr.update())
+        ignored = []
         for owner, name, comp in flat:
-            updates.append(gr.update(value=_decode(query[name], comp)) if owner == tab_id and name in query else gr.update())
+            if owner != tab_id or name not in query:
+                updates.append(gr.update())
+                continue
+            try:
+                updates.append(gr.update(value=decode(query[name], comp)))
+            except (ValueError, TypeError):
+                updates.append(gr.update())
+                ignored.append(name)  # a known parameter name, never the value that came with it
+        if ignored:
+            gr.Warning(t("common.link_ignored", lang_code, names=", ".join(ignored)))
         return updates
 
-    demo.load(restore, None, [tabs] + [comp for _, _, comp in flat], api_visibility="private", queue=False)
+    demo.load(restore, None, [tabs, lang] + [comp for _, _, comp in flat], api_visibility="private", queue=False)

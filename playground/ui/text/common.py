@@ -44,6 +44,10 @@ STRINGS = {
     ),
     "common.unavailable_title": ("Models not available here", "此处不可用的模型"),
     "common.export": ("Export", "导出"),
+    "common.link_ignored": (
+        "Some settings in this link were not valid and were ignored: {names}.",
+        "此链接中的部分设置无效，已忽略：{names}。",
+    ),
     "common.prepare_downloads": ("Prepare downloads", "生成下载文件"),
     "common.downloads": ("Downloads", "下载"),
     "common.examples": ("Examples", "示例"),
