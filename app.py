@@ -60,8 +60,14 @@ def build_app() -> gr.Blocks:
 def launch(demo: gr.Blocks, **kwargs) -> None:
     port = int(os.environ.get("PORT") or os.environ.get("GRADIO_SERVER_PORT") or 7860)
     host = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
-    demo.queue(default_concurrency_limit=int(os.environ.get("PLAYGROUND_CONCURRENCY", "2")))
-    demo.launch(server_name=host, server_port=port, theme=THEME, css=CSS, footer_links=["api", "settings"], **kwargs)
+    # A bounded queue: past PLAYGROUND_QUEUE_SIZE waiting requests a new one is refused at once ("busy, try again")
+    # instead of waiting minutes behind requests whose clients may be long gone.
+    demo.queue(
+        default_concurrency_limit=int(os.environ.get("PLAYGROUND_CONCURRENCY", "2")),
+        max_size=int(os.environ.get("PLAYGROUND_QUEUE_SIZE", "64")),
+    )
+    # No "settings" footer link: its language menu would be a second switch that disagrees with ours.
+    demo.launch(server_name=host, server_port=port, theme=THEME, css=CSS, footer_links=["api"], **kwargs)
 
 
 if __name__ == "__main__":
