@@ -2,19 +2,117 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
-from playground.masking_stats import MAX_DRAWS
-from playground.ui.common import model_choices, unavailable_panel
+from playground import models as model_store
+from playground.masking import OBJECTIVES, TOKENIZER_KINDS, MaskingRequest, run_masking
+from playground.masking.electra import generator_options
+from playground.masking.stats import MAX_DRAWS
+from playground.registry import get_spec
+from playground.serialize import jsonable
+from playground.ui.common import download_row, friendly_errors, load_model, model_choices, unavailable_panel
 from playground.ui.i18n import t
-from playground.ui.masking_run import STRATEGIES, TOKENIZER_KINDS, generator_choices, run_masking
+from playground.ui.masking_render import export_files, render
 from playground.ui.share import share_link_row
 
 DEFAULT_TEXT = "The unbelievable tokenizer splits playground sentences into subword pieces."
 
+# How each generator kind is named in the menu (the backend lists which can run here).
+GENERATOR_LABELS = {
+    "auto": lambda key, lang: t("masking.gen_auto", lang),
+    "masked": lambda key, lang: get_spec(key).label,
+    "causal": lambda key, lang: t("masking.gen_causal", lang, label=get_spec(key).label),
+    "uniform": lambda key, lang: t("masking.gen_uniform", lang),
+}
+
+
+def generator_choices(lang: str) -> list[tuple[str, str]]:
+    """auto, the available masked LMs, the causal filler on each available causal LM, uniform."""
+    return [(GENERATOR_LABELS[kind](key, lang), f"{kind}:{key}" if key else kind) for kind, key in generator_options()]
+
 
 def _strategy_choices(lang: str) -> list[tuple[str, str]]:
-    return [(t(f"masking.s.{key}", lang), key) for key in STRATEGIES]
+    return [(t(f"masking.s.{key}", lang), key) for key in OBJECTIVES]
+
+
+def _load_tokenizer(key: str, lang: str) -> Any:
+    """A tokenizer without weights; a missing download becomes a clean message, as for models."""
+    try:
+        return model_store.load_tokenizer(key)
+    except Exception as exc:
+        raise gr.Error(t("common.model_failed", lang, model=get_spec(key).label, reason=str(exc)[:300])) from None
+
+
+def _run(text, model, strategy, seed, p, pm, pr, epochs, prefix_len, generator, draws, lang, progress=None):
+    """Build the request and call the backend; InputError becomes gr.Error in the user's language."""
+    with friendly_errors(lang):
+        request = MaskingRequest(
+            text=text,
+            model=model,
+            strategy=strategy,
+            seed=int(seed or 0),
+            mlm_probability=float(p),
+            mask_replace_prob=float(pm),
+            random_replace_prob=float(pr),
+            epochs=int(epochs),
+            prefix_len=None if prefix_len is None else int(prefix_len),
+            generator=generator or "auto",
+            draws=int(draws or 0),
+        )
+        return run_masking(
+            request,
+            load=lambda key: load_model(key, lang, progress),
+            load_tokenizer=lambda key: _load_tokenizer(key, lang),
+        )
+
+
+def masking_api(
+    text: str,
+    model: str = "minilm",
+    strategy: str = "bert",
+    seed: int = 0,
+    mlm_probability: float = 0.15,
+    mask_replace_prob: float = 0.8,
+    random_replace_prob: float = 0.1,
+    epochs: int = 6,
+    prefix_len: int = 6,
+    generator: str = "auto",
+    draws: int = 0,
+    lang: str = "en",
+) -> dict:
+    """One draw of a masking objective on `text` (and its statistics over `draws` draws), as JSON."""
+    run = _run(
+        text,
+        model,
+        strategy,
+        seed,
+        mlm_probability,
+        mask_replace_prob,
+        random_replace_prob,
+        epochs,
+        prefix_len,
+        generator,
+        draws,
+        lang,
+    )
+    return jsonable(run)
+
+
+def _shown(fig):
+    return gr.update(value=fig, visible=fig is not None)  # no empty plot boxes
+
+
+def _view(run, lang):
+    summary, grid, matrices, stats_md, stats_fig, data = render(run, lang)
+    return summary, grid, _shown(matrices), stats_md, _shown(stats_fig), data
+
+
+def run_view(text, model, strategy, seed, p, pm, pr, epochs, prefix_len, generator, draws, lang, progress=gr.Progress()):
+    """The page's events: run, keep the run, draw it; stale downloads are cleared."""
+    run = _run(text, model, strategy, seed, p, pm, pr, epochs, prefix_len, generator, draws, lang, progress)
+    return (*_view(run, lang), run, None)
 
 
 def build_tab(ui) -> dict:
@@ -63,27 +161,24 @@ def build_tab(ui) -> dict:
             run_stats = loc.add(gr.Button(t("masking.run_stats"), elem_id="masking-run-stats"), value="masking.run_stats")
         stats_md = gr.Markdown(elem_id="masking-stats")
         stats_fig = gr.Plot(elem_id="masking-stats-plot", visible=False)
-    files = loc.add(gr.File(file_count="multiple", label=t("masking.exports"), interactive=False), label="masking.exports")
+    kept = gr.State(None)  # this user's last MaskingRun: a language switch redraws it, downloads are built from it
+    files = download_row(loc, export_files, [kept, ui.lang], label_key="masking.exports")
     with loc.add(gr.Accordion(t("masking.json"), open=False), label="masking.json"):
         data = gr.JSON()
     no_draws = gr.Number(0, visible=False)
 
     inputs = [text, model, strategy, seed, p, pm, pr, epochs, prefix, generator]
-    outputs = [summary, grid, matrices, stats_md, stats_fig, data, files]
-    shown_draws = gr.State(None)  # None before any run; else the draws of the statistics on screen (0 = none)
-    run.click(run_masking, inputs + [no_draws, ui.lang], outputs, api_name="masking").success(
-        lambda: 0, None, shown_draws, api_visibility="private"
-    )
-    run_stats.click(run_masking, inputs + [draws, ui.lang], outputs, api_visibility="private").success(
-        lambda n: n, draws, shown_draws, api_visibility="private"
-    )
-    # A language switch redraws what is on screen, statistics included; model passes come from cache.
+    outputs = [summary, grid, matrices, stats_md, stats_fig, data, kept, files]
+    run.click(run_view, inputs + [no_draws, ui.lang], outputs, api_visibility="private")
+    run_stats.click(run_view, inputs + [draws, ui.lang], outputs, api_visibility="private")
+    # A language switch redraws the kept run, statistics included: no model and no draw runs again.
     ui.lang.change(
-        lambda n, *args: [gr.update()] * len(outputs) if n is None else run_masking(*args[:-1], n, args[-1], progress=None),
-        [shown_draws] + inputs + [ui.lang],
-        outputs,
+        lambda run, lang: [gr.update()] * 6 if run is None else _view(run, lang),
+        [kept, ui.lang],
+        outputs[:6],
         api_visibility="private",
     )
+    gr.api(masking_api, api_name="masking")
     params = {
         "text": text,
         "model": model,

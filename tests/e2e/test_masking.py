@@ -9,11 +9,20 @@ TEXT = "The unbelievable tokenizer splits playground sentences."
 
 
 def test_api_round_trip_with_statistics(client):
-    out = client.predict(TEXT, "minilm", "bert", 3, 0.15, 0.8, 0.1, 4, 5, "uniform", 500, "en", api_name="/masking")
-    data = out[5]
+    data = client.predict(TEXT, "minilm", "bert", 3, 0.15, 0.8, 0.1, 4, 5, "uniform", 500, "en", api_name="/masking")
     assert len(data["tokens"]) == len(data["actions"]) == len(data["labels"])
     rates = {r["name"]: r for r in data["statistics"]["rates"]}
-    assert abs(rates["selected"]["empirical"] - 0.15) < 0.05
+    assert abs(rates["selected"]["empirical"] - 0.15) < 0.05 and rates["selected"]["within"] in (True, False)
+
+
+def test_api_keyword_call_and_clean_errors(client):
+    from gradio_client.exceptions import AppError
+
+    data = client.predict(text=TEXT, model="minilm", strategy="electra", generator="uniform", api_name="/masking")
+    assert data["strategy"] == "electra" and data["statistics"] is None
+    assert [n["code"] for n in data["notes"]][:1] == ["uniform_generator"]
+    with pytest.raises(AppError, match="between 1 and 20 epochs"):
+        client.predict(text=TEXT, model="minilm", strategy="dynamic", epochs=30, api_name="/masking")
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

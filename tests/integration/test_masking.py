@@ -1,8 +1,9 @@
 """Masking on the bundled real tokenizers, offline: MiniLM's WordPiece (has [MASK]) and SmolLM2 (has none)."""
 
-from playground import masking as m
-from playground import masking_spans as sp
-from playground import masking_stats as ms
+from playground.masking import bert as m
+from playground.masking import encoding
+from playground.masking import spans as sp
+from playground.masking import masking_statistics
 
 TEXT = "Unbelievably, the tokenizer splits uncommon words into several pieces."
 
@@ -17,14 +18,14 @@ def test_wordpiece_words_split_into_pieces_are_masked_whole(minilm):
 
 
 def test_bert_rates_converge_on_the_real_vocabulary(minilm):
-    stats = ms.masking_statistics(minilm.tokenizer, TEXT, "bert", 5000, seed=1)
+    stats = masking_statistics(minilm.tokenizer, TEXT, "bert", 5000, seed=1)
     assert all(r.within for r in stats.rates), stats.rates
 
 
 def test_causal_tokenizer_masks_with_a_placeholder_and_byte_level_words(smollm):
     r = m.bert_masking(smollm.tokenizer, TEXT, seed=2, mlm_probability=0.6)
-    assert r.mask_is_placeholder and m.PLACEHOLDER_MASK in r.corrupted
-    enc = m.encode(smollm.tokenizer, TEXT)
+    assert r.mask_is_placeholder and encoding.PLACEHOLDER_MASK in r.corrupted
+    enc = encoding.encode(smollm.tokenizer, TEXT)
     assert len(set(enc.word_ids)) >= len(TEXT.split())  # words found from the text, not one word per sentence
     t5 = sp.t5_span_corruption(smollm.tokenizer, TEXT, seed=2)
     assert not t5.details["sentinels_real"] and t5.details["target"][-1] == smollm.tokenizer.eos_token

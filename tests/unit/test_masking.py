@@ -3,11 +3,12 @@
 import numpy as np
 import pytest
 
-from playground import attention_masks as am
-from playground import masking as m
-from playground import masking_electra as me
-from playground import masking_spans as sp
-from playground import masking_stats as ms
+from playground.masking import permutation as am
+from playground.masking import bert as m
+from playground.masking import encoding
+from playground.masking import electra as me
+from playground.masking import spans as sp
+from playground.masking import OBJECTIVES, Rate, masking_statistics
 from playground.errors import InputError
 
 TEXT = "The unbelievable tokenizer splits words, really. The cat sat on the mat today."
@@ -49,20 +50,20 @@ def test_bert_labels_only_on_selected_and_specials_never_masked(tok):
     assert all(c == t for c, t, a in zip(r.corrupted, r.tokens, r.actions) if a in ("none", "kept", "special"))
 
 
-@pytest.mark.parametrize("strategy", list(ms.STATS))
+@pytest.mark.parametrize("strategy", [k for k, row in OBJECTIVES.items() if row.stats])
 def test_rates_converge_to_theory(tok, strategy):
-    stats = ms.masking_statistics(tok, TEXT, strategy, 4000, seed=0)
+    stats = masking_statistics(tok, TEXT, strategy, 4000, seed=0)
     assert stats.rates and all(r.within for r in stats.rates), stats.rates
 
 
 def test_rates_detect_a_wrong_theory(tok):
-    stats = ms.masking_statistics(tok, TEXT, "bert", 4000, seed=0, p=0.3)
-    wrong = ms.Rate("selected", stats.rates[0].empirical, 0.15, stats.rates[0].stderr)
+    stats = masking_statistics(tok, TEXT, "bert", 4000, seed=0, mlm_probability=0.3)
+    wrong = Rate("selected", stats.rates[0].empirical, 0.15, stats.rates[0].stderr)
     assert stats.rates[0].within and not wrong.within
 
 
 def test_whole_word_masking_never_splits_a_word(tok):
-    enc = m.encode(tok, TEXT)
+    enc = encoding.encode(tok, TEXT)
     _, labels = m.mlm_draws(
         tok, enc, 500, seed=1, mlm_probability=0.3, mask_replace_prob=1.0, random_replace_prob=0.0, whole_word=True
     )
@@ -74,9 +75,9 @@ def test_whole_word_masking_never_splits_a_word(tok):
 
 
 def test_chinese_words_marked_by_spaces(tok):
-    enc = m.encode(tok, "我 喜欢 北京")
+    enc = encoding.encode(tok, "我 喜欢 北京")
     assert len({w for w in enc.word_ids if w >= 0}) == 3
-    assert len({w for w in m.encode(tok, "我喜欢北京").word_ids if w >= 0}) == 1
+    assert len({w for w in encoding.encode(tok, "我喜欢北京").word_ids if w >= 0}) == 1
 
 
 def test_dynamic_static_rows_repeat_dynamic_rows_vary(tok):
@@ -88,7 +89,7 @@ def test_dynamic_static_rows_repeat_dynamic_rows_vary(tok):
 
 
 def test_spans_are_whole_words_and_at_most_ten(tok):
-    enc = m.encode(tok, TEXT * 3)
+    enc = encoding.encode(tok, TEXT * 3)
     rng = np.random.default_rng(0)
     for _ in range(300):
         spans, drawn = sp.sample_spans(enc, rng)
@@ -142,8 +143,8 @@ def test_unilm_prefix_blocks(tok):
 
 def test_tokenizer_without_mask_token_uses_a_placeholder(tiny_clm):
     r = m.bert_masking(tiny_clm.tokenizer, TEXT, seed=1, mlm_probability=0.6)
-    assert r.mask_is_placeholder and r.mask_token == m.PLACEHOLDER_MASK
-    assert m.PLACEHOLDER_MASK in r.corrupted
+    assert r.mask_is_placeholder and r.mask_token == encoding.PLACEHOLDER_MASK
+    assert encoding.PLACEHOLDER_MASK in r.corrupted
 
 
 def test_empty_after_tokenization_is_a_clear_error(tok):

@@ -1,7 +1,7 @@
 """Masking figures and the tab's event, on tiny tokenizers (structure, not pixels)."""
 
-from playground import attention_masks as am
-from playground import masking as m
+from playground.masking import permutation as am
+from playground.masking import bert as m
 from playground.figures import masking as figs
 
 

@@ -5,9 +5,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from playground import attention_masks as am
-from playground import masking as m
-from playground import masking_spans as sp
+from playground.masking import permutation as am
+from playground.masking import bert as m
+from playground.masking import encoding
+from playground.masking import spans as sp
 from playground.errors import InputError
 
 STRATEGIES = [
@@ -35,7 +36,7 @@ def test_any_text_works_or_is_refused_clearly(tiny_mlm, text, seed, which):
         assert err.code in {"masking_empty", "masking_t5_short"}
         return
     n = len(r.tokens)
-    assert 0 < n <= m.MAX_TOKENS and len(r.actions) == len(r.labels) == len(r.word_ids) == n
+    assert 0 < n <= encoding.MAX_TOKENS and len(r.actions) == len(r.labels) == len(r.word_ids) == n
     assert all(a == "special" for a, w in zip(r.actions, r.word_ids) if w < 0 and r.strategy != "attention")
     assert all(lab == -100 for lab, a in zip(r.labels, r.actions) if a in ("none", "special", "context"))
 
@@ -44,7 +45,7 @@ def test_any_text_works_or_is_refused_clearly(tiny_mlm, text, seed, which):
 @given(text=texts, seed=st.integers(0, 2**31 - 1))
 def test_whole_words_and_spans_on_any_text(tiny_mlm, text, seed):
     try:
-        enc = m.encode(tiny_mlm.tokenizer, text)
+        enc = encoding.encode(tiny_mlm.tokenizer, text)
     except InputError:
         return
     _, labels = m.mlm_draws(tiny_mlm.tokenizer, enc, 20, seed, 0.5, 1.0, 0.0, whole_word=True)

@@ -77,11 +77,11 @@ STRINGS = {
     ),
     "masking.order": ("**Factorisation order:** {order}", "**分解顺序：**{order}"),
     "masking.generator_used": ("**Generator:** {name}", "**生成器：**{name}"),
-    "masking.uniform_note": (
+    "masking.note.uniform_generator": (
         "No fill-mask model is available here, so replacements are uniform random vocabulary tokens — far easier to spot than a real generator's.",
         "此处没有可用的填空模型，替换词是从词表中均匀随机抽取的——比真实生成器的替换容易识别得多。",
     ),
-    "masking.causal_note": (
+    "masking.note.causal_generator": (
         "Generator: the bundled causal LM fills each masked word by whole-sentence rescoring (a stand-in for ELECTRA's small masked-LM generator); replacements are whole words, re-tokenized.",
         "生成器：内置因果语言模型通过整句重打分填写每个被遮住的词（代替 ELECTRA 的小型掩码语言模型生成器）；替换以整词为单位并重新分词。",
     ),
@@ -171,4 +171,10 @@ STRINGS = {
         "该生成器没有掩码符，请选择掩码语言模型。",
     ),
     "error.masking_unknown_strategy": ("Unknown objective {strategy!r}.", "未知的预训练目标 {strategy!r}。"),
+    "error.masking_unknown_model": ("Unknown model {model!r}.", "未知的模型 {model!r}。"),
+    "error.masking_no_tokenizer": ("{model} has no tokenizer to mask with.", "{model} 没有可用于掩码的分词器。"),
+    "error.masking_generator": (
+        "Unknown generator {generator!r}: use auto, masked:<key>, causal:<key> or uniform.",
+        "未知的生成器 {generator!r}：请使用 auto、masked:<key>、causal:<key> 或 uniform。",
+    ),
 }

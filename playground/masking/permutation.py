@@ -15,9 +15,15 @@ from typing import Any
 import numpy as np
 import torch
 
-from playground.masking import IGNORE, MaskingResult, encode
+from playground.masking.encoding import encode
+from playground.masking.results import IGNORE, MaskingResult
 
 XLNET_K = 6  # XLNet predicts the last 1/K tokens of each order (K = 6 in the paper)
+
+
+def predicted_count(n_content: int, k: int = XLNET_K) -> int:
+    """How many real tokens XLNet predicts: the last 1/k of them in the order, at least one."""
+    return max(1, math.ceil(n_content / max(1, int(k))))
 
 
 def permutation_masks(order: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -39,7 +45,7 @@ def permutation_lm(tokenizer, text: str, seed: int, k: int = XLNET_K, **_: Any) 
     T = len(enc.ids)
     order = torch.randperm(T, generator=torch.Generator().manual_seed(int(seed))).tolist()
     content_in_order = [pos for pos in order if not enc.special[pos]]
-    n_predict = max(1, math.ceil(len(content_in_order) / max(1, int(k))))
+    n_predict = predicted_count(len(content_in_order), k)
     predicted = set(content_in_order[-n_predict:])
     content, query = permutation_masks(order)
     actions = ["special" if s else "predicted" if pos in predicted else "context" for pos, s in enumerate(enc.special)]

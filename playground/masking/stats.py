@@ -1,47 +1,26 @@
-"""Proving the statistics: run a masking strategy many times and set the empirical rates beside theory.
+"""Proving the statistics: run a masking objective many times and set the empirical rates beside theory.
 
 Each rate carries its standard error, so "close enough" is judged in the units of the experiment
-(within 4 standard errors) rather than by a fixed tolerance.
+(within 4 standard errors) rather than by a fixed tolerance. Each function here is the statistics
+mode of one row of the OBJECTIVES table: (tokenizer, encoded sentence, draws, seed, **its parameters).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Callable
 
 import numpy as np
 import torch
 
-from playground.attention_masks import XLNET_K
 from playground.errors import InputError
-from playground.masking import IGNORE, encode, mlm_draws
-from playground.masking_spans import SPAN_BUDGET, _words, sample_spans, span_length_theory, t5_noise_mask
+from playground.masking.bert import mlm_draws
+from playground.masking.encoding import encode, words_of
+from playground.masking.permutation import predicted_count
+from playground.masking.results import IGNORE, MaskingStats, Rate
+from playground.masking.spans import SPAN_BUDGET, sample_spans, span_length_theory, t5_counts, t5_noise_mask
 
 MAX_DRAWS = 10_000
-
-
-@dataclass(frozen=True)
-class Rate:
-    name: str  # stable key; the UI translates it
-    empirical: float
-    theory: float
-    stderr: float  # of the empirical rate
-    at_least: bool = False  # theory is a lower bound (whole words overshoot a token budget)
-
-    @property
-    def within(self) -> bool:
-        if self.at_least:
-            return self.empirical >= self.theory - 4 * self.stderr - 1e-9
-        return abs(self.empirical - self.theory) <= 4 * self.stderr + 1e-9
-
-
-@dataclass(frozen=True)
-class MaskingStats:
-    strategy: str
-    draws: int
-    rates: list[Rate]
-    histograms: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # name -> x, empirical, theory
 
 
 def _rate(name: str, hits: float, total: float, theory: float) -> Rate:
@@ -50,7 +29,8 @@ def _rate(name: str, hits: float, total: float, theory: float) -> Rate:
     return Rate(name, float(p), float(theory), float(math.sqrt(max(theory * (1 - theory), 1e-12) / total)))
 
 
-def _mlm_stats(tokenizer, enc, n, seed, p=0.15, pm=0.8, pr=0.1, **_) -> list[Rate]:
+def mlm_stats(tokenizer, enc, n, seed, mlm_probability=0.15, mask_replace_prob=0.8, random_replace_prob=0.1, **_) -> list[Rate]:
+    p, pm, pr = mlm_probability, mask_replace_prob, random_replace_prob
     inputs, labels = mlm_draws(tokenizer, enc, n, seed, p, pm, pr)
     orig = np.array(enc.ids)[None, :]
     eligible = ~np.array(enc.special)[None, :].repeat(n, 0)
@@ -70,17 +50,21 @@ def _mlm_stats(tokenizer, enc, n, seed, p=0.15, pm=0.8, pr=0.1, **_) -> list[Rat
     ]
 
 
-def _wwm_stats(tokenizer, enc, n, seed, p=0.15, **_) -> list[Rate]:
+def wwm_stats(tokenizer, enc, n, seed, mlm_probability=0.15, **_) -> list[Rate]:
+    p = mlm_probability
     _, labels = mlm_draws(tokenizer, enc, n, seed, p, 1.0, 0.0, whole_word=True)
-    words = _words(enc)
+    words = words_of(enc)
     sel = labels != IGNORE
     word_sel = np.stack([sel[:, w[0]] for w in words], 1)
     split = sum(int((sel[:, w].any(1) != sel[:, w].all(1)).sum()) for w in words)
     return [_rate("words_selected", word_sel.sum(), word_sel.size, p), _rate("words_split", split, word_sel.size, 0.0)]
 
 
-def _dynamic_stats(tokenizer, enc, n, seed, p=0.15, pm=0.8, pr=0.1, **_) -> list[Rate]:
-    _, labels = mlm_draws(tokenizer, enc, 2 * n, seed, p, pm, pr)
+def dynamic_stats(
+    tokenizer, enc, n, seed, mlm_probability=0.15, mask_replace_prob=0.8, random_replace_prob=0.1, **_
+) -> list[Rate]:
+    p = mlm_probability
+    _, labels = mlm_draws(tokenizer, enc, 2 * n, seed, p, mask_replace_prob, random_replace_prob)
     sel = labels != IGNORE
     eligible = int((~np.array(enc.special)).sum())
     same = (sel[:n] == sel[n:]).all(1).sum()
@@ -90,9 +74,9 @@ def _dynamic_stats(tokenizer, enc, n, seed, p=0.15, pm=0.8, pr=0.1, **_) -> list
     ]
 
 
-def _span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
+def span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     rng = np.random.default_rng(seed)
-    words = _words(enc)
+    words = words_of(enc)
     n_tokens = sum(len(w) for w in words)
     drawn, realized, covered = [], [], 0
     for _ in range(n):
@@ -124,25 +108,24 @@ def _span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     return rates, {"span_length": hist}
 
 
-def _t5_stats(tokenizer, enc, n, seed, **_) -> list[Rate]:
+def t5_stats(tokenizer, enc, n, seed, **_) -> list[Rate]:
     length = int((~np.array(enc.special)).sum())
     if length < 2:
         raise InputError("masking_t5_short", "T5 span corruption needs at least two tokens.")
     rng = np.random.default_rng(seed)
     masks = np.stack([t5_noise_mask(length, rng) for _ in range(n)])
     starts = (masks & ~np.pad(masks, ((0, 0), (1, 0)))[:, :-1]).sum()
-    n_noise = min(max(round(length * 0.15), 1), length - 1)
-    n_spans = min(max(round(n_noise / 3.0), 1), n_noise, length - n_noise)
+    n_noise, n_spans = t5_counts(length)
     return [
         Rate("noise_fraction", float(masks.mean()), n_noise / length, 0.0),
         Rate("mean_span", float(masks.sum() / starts), n_noise / n_spans, 0.0),
     ]
 
 
-def _perm_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
+def permutation_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     g = torch.Generator().manual_seed(int(seed))
     content = [pos for pos, s in enumerate(enc.special) if not s]
-    n_pred = max(1, math.ceil(len(content) / XLNET_K))
+    n_pred = predicted_count(len(content))
     hits = np.zeros(len(enc.ids))
     for _ in range(n):
         order = [pos for pos in torch.randperm(len(enc.ids), generator=g).tolist() if not enc.special[pos]]
@@ -153,27 +136,16 @@ def _perm_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     return [_rate("predicted", hits.sum(), n * len(content), theory)], {"predicted_by_position": hist}
 
 
-STATS = {
-    "bert": _mlm_stats,
-    "wwm": _wwm_stats,
-    "dynamic": _dynamic_stats,
-    "span": _span_stats,
-    "t5": _t5_stats,
-    "permutation": _perm_stats,
-}
-
-
-def masking_statistics(tokenizer, text: str, strategy: str, draws: int, seed: int, **params: Any) -> MaskingStats:
-    """Run `strategy` `draws` times (1..10,000) on `text` and compare its rates with theory."""
-    if strategy not in STATS:
-        raise InputError(
-            "masking_no_stats",
-            "No statistics for {strategy}: it is deterministic or needs a model pass per draw.",
-            strategy=strategy,
-        )
+def check_draws(draws: int) -> int:
     draws = int(draws)
     if not 1 <= draws <= MAX_DRAWS:
         raise InputError("masking_draws", "Choose between 1 and {max} draws.", max=MAX_DRAWS)
-    out = STATS[strategy](tokenizer, encode(tokenizer, text), draws, int(seed), **params)
+    return draws
+
+
+def measure(stats: Callable, strategy: str, tokenizer, text: str, draws: int, seed: int, **params) -> MaskingStats:
+    """Run one objective's statistics mode `draws` times (1..10,000) on `text` and compare its rates with theory."""
+    draws = check_draws(draws)
+    out = stats(tokenizer, encode(tokenizer, text), draws, int(seed), **params)
     rates, hists = out if isinstance(out, tuple) else (out, {})
     return MaskingStats(strategy, draws, rates, hists)

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from playground.errors import InputError
-from playground.masking import IGNORE, Encoded, MaskingResult, encode
+from playground.masking.encoding import Encoded, encode, words_of
+from playground.masking.results import IGNORE, MaskingResult
 
 SPAN_P, SPAN_MAX, SPAN_BUDGET = 0.2, 10, 0.15  # SpanBERT: Geo(0.2) clipped at 10 words, 15% of tokens
 T5_DENSITY, T5_MEAN_SPAN = 0.15, 3.0
@@ -25,15 +26,6 @@ def span_length_theory(p: float = SPAN_P, max_len: int = SPAN_MAX) -> np.ndarray
     return probs / probs.sum()
 
 
-def _words(enc: Encoded) -> list[list[int]]:
-    """Token positions of each word, in order."""
-    words: dict[int, list[int]] = {}
-    for pos, w in enumerate(enc.word_ids):
-        if w >= 0:
-            words.setdefault(w, []).append(pos)
-    return [words[w] for w in sorted(words)]
-
-
 def sample_spans(
     enc: Encoded, rng: np.random.Generator, p: float = SPAN_P, max_len: int = SPAN_MAX, budget: float = SPAN_BUDGET
 ) -> tuple[list[list[int]], list[int]]:
@@ -42,7 +34,7 @@ def sample_spans(
     A span starts at a free word and grows word by word up to its drawn length, stopping early at the
     sentence end, at an already masked word, or once the budget is met (never inside a word).
     """
-    words = _words(enc)
+    words = words_of(enc)
     n_tokens = sum(len(w) for w in words)
     target = max(1, int(round(budget * n_tokens)))
     lengths, probs = np.arange(1, max_len + 1), span_length_theory(p, max_len)
@@ -70,7 +62,7 @@ def span_masking(
     enc = encode(tokenizer, text)
     rng = np.random.default_rng(seed)
     spans, drawn = sample_spans(enc, rng)
-    words = _words(enc)
+    words = words_of(enc)
     ids, labels, actions = list(enc.ids), [IGNORE] * len(enc.ids), ["special" if s else "none" for s in enc.special]
     span_info, sbo = [], []
     for span, length in sorted(zip(spans, drawn)):
@@ -125,12 +117,18 @@ def _random_segmentation(n_items: int, n_segments: int, rng: np.random.Generator
     return np.bincount(segment_id, minlength=n_segments)
 
 
+def t5_counts(length: int, density: float = T5_DENSITY, mean_span: float = T5_MEAN_SPAN) -> tuple[int, int]:
+    """How many noise tokens and noise spans T5 draws for `length` tokens (fixed counts, random positions)."""
+    n_noise = min(max(int(round(length * density)), 1), length - 1)
+    n_spans = min(max(int(round(n_noise / mean_span)), 1), n_noise, length - n_noise)
+    return n_noise, n_spans
+
+
 def t5_noise_mask(
     length: int, rng: np.random.Generator, density: float = T5_DENSITY, mean_span: float = T5_MEAN_SPAN
 ) -> np.ndarray:
     """T5's random_spans_noise_mask: fixed noise count and span count, random positions; starts with non-noise."""
-    n_noise = min(max(int(round(length * density)), 1), length - 1)
-    n_spans = min(max(int(round(n_noise / mean_span)), 1), n_noise, length - n_noise)
+    n_noise, n_spans = t5_counts(length, density, mean_span)
     noise = _random_segmentation(n_noise, n_spans, rng)
     keep = _random_segmentation(length - n_noise, n_spans, rng)
     runs = np.stack([keep, noise], axis=1).reshape(-1)

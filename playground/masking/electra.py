@@ -8,18 +8,29 @@ tokens (no model at all). A sampled token equal to the original counts as "origi
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 import numpy as np
 import torch
 
+from playground import availability
+from playground.cache import BoundedCache
 from playground.errors import InputError
-from playground.masking import Encoded, MaskingResult, encode, mlm_draws
+from playground.masking.bert import mlm_draws
+from playground.masking.encoding import Encoded, encode
+from playground.masking.results import MaskingResult, Note
+from playground.registry import get_spec
 
 MASK_PROB = 0.15
 CAUSAL_TOP_K = 10  # the filler's candidates a replacement is sampled from
 MAX_BLANKS = 8
 CAUSAL_POOL = 30  # candidates per source the filler rescores: a sample, not a leaderboard, so fewer suffice
+
+# A generator's or discriminator's pass is the slow part: kept here, shared by all users, so a redraw
+# (a language switch, 30 students on one preset) reuses it instead of running the model again.
+_CORRUPTIONS = BoundedCache(64, "masking.electra.corruptions")
+_REPLACED_PROBS = BoundedCache(64, "masking.electra.discriminator")
 
 
 def _result(
@@ -161,3 +172,94 @@ def discriminator_probs(disc_lm, ids: list[int]) -> list[float]:
 
 def same_vocabulary(tokenizer_a, tokenizer_b) -> bool:
     return len(tokenizer_a) == len(tokenizer_b) and tokenizer_a.get_vocab() == tokenizer_b.get_vocab()
+
+
+def _masked_generator(key: str, model: str, text: str, seed: int, p: float, load, load_tokenizer):
+    lm = load(key)
+    return electra_mlm(lm, text, seed, mask_prob=p), lm.tokenizer, lm.device
+
+
+def _causal_generator(key: str, model: str, text: str, seed: int, p: float, load, load_tokenizer):
+    tokenizer, filler = load_tokenizer(model), load(key)
+    return electra_causal(tokenizer, filler, text, seed, mask_prob=p), tokenizer, filler.device
+
+
+def _uniform_generator(key: str, model: str, text: str, seed: int, p: float, load, load_tokenizer):
+    tokenizer = load_tokenizer(model)
+    return electra_uniform(tokenizer, text, seed, mask_prob=p), tokenizer, "cpu"
+
+
+@dataclass(frozen=True)
+class Generator:
+    corrupt: Callable  # (key, model, text, seed, p, load, load_tokenizer) -> (result, tokenizer used, device)
+    model_kind: str | None  # the registry kind its key must have; None: it takes no model
+    note: str | None  # a note the page shows about this generator (a stand-in for ELECTRA's own)
+
+
+# Generator choice as data: "<kind>:<registry key>", or a bare kind for one without a model.
+GENERATORS: dict[str, Generator] = {
+    "masked": Generator(_masked_generator, "masked", None),
+    "causal": Generator(_causal_generator, "causal", "causal_generator"),
+    "uniform": Generator(_uniform_generator, None, "uniform_generator"),
+}
+
+
+def generator_options() -> list[tuple[str, str | None]]:
+    """(kind, registry key) of every generator that can run here: auto, each available masked and causal LM, uniform."""
+    out: list[tuple[str, str | None]] = [("auto", None)]
+    for kind, gen in GENERATORS.items():
+        out += [(kind, s.key) for s in availability.available_specs(gen.model_kind)] if gen.model_kind else [(kind, None)]
+    return out
+
+
+def resolve_generator(generator: str, model: str) -> tuple[str, str]:
+    """ "auto" -> the chosen model itself when it is a masked LM, else the first available causal filler, else uniform."""
+    if generator == "auto":
+        causal = availability.available_specs("causal")
+        if get_spec(model).kind == "masked":
+            return "masked", model
+        return ("causal", causal[0].key) if causal else ("uniform", "")
+    kind, _, key = str(generator).partition(":")
+    wrong = InputError(
+        "masking_generator",
+        "Unknown generator {generator!r}: use auto, masked:<key>, causal:<key> or uniform.",
+        generator=str(generator)[:80],
+    )
+    if kind not in GENERATORS:
+        raise wrong
+    needs = GENERATORS[kind].model_kind
+    if needs is None:
+        return kind, ""
+    try:
+        if get_spec(key).kind != needs:
+            raise wrong
+    except ValueError:
+        raise wrong from None
+    return kind, key
+
+
+def electra_masking(
+    model: str, text: str, seed: int, mlm_probability: float, generator: str, load, load_tokenizer, **_: Any
+) -> MaskingResult:
+    """ELECTRA's objective end to end: corrupt with the chosen generator, then the first available discriminator
+    that shares the generator's vocabulary gives P(replaced) per token (its weights load only when it fits)."""
+    kind, key = resolve_generator(generator or "auto", model)
+    gen = GENERATORS[kind]
+    result, tokenizer, device = _CORRUPTIONS.get(
+        (kind, key, model, text, int(seed), float(mlm_probability)),
+        lambda: gen.corrupt(key, model, text, int(seed), float(mlm_probability), load, load_tokenizer),
+    )
+    notes = [Note(gen.note)] if gen.note else []
+    details = dict(result.details)
+    for spec in availability.available_specs("discriminator"):
+        if not same_vocabulary(load_tokenizer(spec.key), tokenizer):
+            continue
+        ids = tuple(details["corrupted_ids"])
+        details["replaced_prob"] = list(_REPLACED_PROBS.get((spec.key, ids), lambda: _probs(load(spec.key), ids)))
+        notes.append(Note("discriminator", {"model": spec.hf_id}))
+        break
+    return replace(result, details=details, notes=notes, device=device)  # the cached draw stays as drawn
+
+
+def _probs(disc_lm, ids: tuple[int, ...]) -> tuple[float, ...]:
+    return tuple(discriminator_probs(disc_lm, list(ids)))

@@ -1,0 +1,102 @@
+"""The OBJECTIVES table: one row per pre-training objective, and `run_masking`, the one entry that dispatches on it.
+
+A new objective is one module (its draw function, and a statistics function if it has one), one row
+here, one renderer entry in `ui/masking_render.py` and its texts in `ui/text/masking.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Callable
+
+from playground import models
+from playground.errors import InputError
+from playground.masking import bert, electra, permutation, spans, stats
+from playground.masking.results import MaskingRequest, MaskingRun
+from playground.registry import get_spec
+
+# Models whose tokenizer the objectives can use (static vectors look words up whole: no tokenizer).
+TOKENIZER_KINDS = ("masked", "encoder", "causal", "seq2seq", "discriminator", "permutation")
+
+_MLM = ("mlm_probability", "mask_replace_prob", "random_replace_prob")
+
+
+@dataclass(frozen=True)
+class Objective:
+    draw: Callable[..., Any]  # draw(text=, seed=, **the inputs named in `reads`) -> MaskingResult
+    reads: tuple[str, ...]  # request fields, plus "tokenizer" / "load" / "load_tokenizer" when it needs them
+    stats: Callable[..., Any] | None = None  # its statistics mode (tokenizer, enc, draws, seed, **reads), if any
+
+
+OBJECTIVES: dict[str, Objective] = {
+    "bert": Objective(bert.bert_masking, ("tokenizer", *_MLM), stats.mlm_stats),
+    "wwm": Objective(bert.whole_word_masking, ("tokenizer", "mlm_probability"), stats.wwm_stats),
+    "dynamic": Objective(bert.dynamic_masking, ("tokenizer", "epochs", *_MLM), stats.dynamic_stats),
+    "span": Objective(spans.span_masking, ("tokenizer", "mask_replace_prob", "random_replace_prob"), stats.span_stats),
+    "permutation": Objective(permutation.permutation_lm, ("tokenizer",), stats.permutation_stats),
+    # ELECTRA needs a model pass per draw (generator, discriminator): no statistics mode.
+    "electra": Objective(electra.electra_masking, ("model", "mlm_probability", "generator", "load", "load_tokenizer")),
+    "t5": Objective(spans.t5_span_corruption, ("tokenizer",), stats.t5_stats),
+    "attention": Objective(permutation.attention_families, ("tokenizer", "prefix_len")),  # deterministic: no statistics
+}
+
+
+def _check(request: MaskingRequest) -> MaskingRequest:
+    """Refuse what no objective can run, in words a student understands."""
+    if request.strategy not in OBJECTIVES:
+        raise InputError("masking_unknown_strategy", "Unknown objective {strategy!r}.", strategy=str(request.strategy)[:80])
+    try:
+        spec = get_spec(request.model)
+    except ValueError:
+        raise InputError("masking_unknown_model", "Unknown model {model!r}.", model=str(request.model)[:80]) from None
+    if spec.kind not in TOKENIZER_KINDS:
+        raise InputError("masking_no_tokenizer", "{model} has no tokenizer to mask with.", model=spec.label)
+    if not isinstance(request.text, str):
+        raise InputError("masking_no_text", "Type a sentence.")
+    draws = int(request.draws or 0)
+    if draws < 0:
+        stats.check_draws(draws)
+    return request
+
+
+def _inputs(row: Objective, request: MaskingRequest, load, load_tokenizer) -> dict[str, Any]:
+    """What the row reads: request fields by name; the tokenizer and loaders are provided, the tokenizer only when read."""
+    provided = {
+        "tokenizer": lambda: load_tokenizer(request.model),
+        "load": lambda: load,
+        "load_tokenizer": lambda: load_tokenizer,
+    }
+    return {name: provided[name]() if name in provided else getattr(request, name) for name in row.reads}
+
+
+def run_masking(
+    request: MaskingRequest, load: models.Loader = models.load, load_tokenizer: Callable[[str], Any] = models.load_tokenizer
+) -> MaskingRun:
+    """One draw of the objective, plus its statistics over `request.draws` draws when it has a statistics mode."""
+    request = _check(request)
+    row = OBJECTIVES[request.strategy]
+    seed = int(request.seed or 0)
+    inputs = _inputs(row, request, load, load_tokenizer)
+    result = row.draw(text=request.text, seed=seed, **inputs)
+    statistics = None
+    if request.draws and int(request.draws) > 0 and row.stats is not None:
+        params = {k: v for k, v in inputs.items() if k != "tokenizer"}
+        statistics = stats.measure(row.stats, request.strategy, inputs["tokenizer"], request.text, request.draws, seed, **params)
+    return MaskingRun(
+        model=get_spec(request.model).hf_id,
+        statistics=statistics,
+        request=request,
+        **{f.name: getattr(result, f.name) for f in fields(result)},
+    )
+
+
+def masking_statistics(tokenizer, text: str, strategy: str, draws: int, seed: int, **params: Any):
+    """The statistics mode of `strategy` on a tokenizer, without a model key (tests, notebooks)."""
+    row = OBJECTIVES.get(strategy)
+    if row is None or row.stats is None:
+        raise InputError(
+            "masking_no_stats",
+            "No statistics for {strategy}: it is deterministic or needs a model pass per draw.",
+            strategy=str(strategy)[:80],
+        )
+    return stats.measure(row.stats, strategy, tokenizer, text, draws, seed, **params)

@@ -1,0 +1,206 @@
+"""A MaskingRun in the user's language: the token grid, the attention matrices, the notes, the statistics, the exports.
+
+One table entry per objective (VIEWS): which notes it shows, how its grid rows read and which masks it draws.
+No model runs here; a language switch calls `render` again on the kept run.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+from playground.figures import masking as figs
+from playground.masking.encoding import MAX_TOKENS
+from playground.masking.results import MaskingRun
+from playground.serialize import jsonable
+from playground.ui.common import export_figure_html, export_file, export_json
+from playground.ui.i18n import t
+
+Phrase = Callable[[MaskingRun, str], list[str]]  # run, lang -> note lines
+
+
+def _labels(run: MaskingRun, lang: str) -> list[str]:
+    return [t("masking.labels", lang, labels=" ".join(str(v) for v in run.labels))]
+
+
+def _spans(run: MaskingRun, lang: str) -> list[str]:
+    d = run.details
+    spans = ", ".join(f"{s['start']}–{s['end']} ({s['words']}; {s['drawn_length']})" for s in d["spans"])
+    out = [t("masking.spans", lang, spans=spans)]
+    if d["sbo"]:
+        s = d["sbo"][0]
+
+        def tok(i):
+            return "—" if i is None else run.tokens[i]
+
+        example = f"`{run.tokens[s['target']]}` ← `{tok(s['left'])}`, `{tok(s['right'])}`, p{s['position']}"
+        out.append(t("masking.sbo", lang, example=example))
+    return out
+
+
+def _t5(run: MaskingRun, lang: str) -> list[str]:
+    d = run.details
+    out = [t("masking.input", lang, text=" ".join(run.corrupted)), t("masking.target", lang, text=" ".join(d["target"]))]
+    return out + ([] if d["sentinels_real"] else [t("masking.t5_placeholder", lang)])
+
+
+def _order(run: MaskingRun, lang: str) -> list[str]:
+    return [t("masking.order", lang, order=" → ".join(f"{i}:{run.tokens[i]}" for i in run.details["order"]))]
+
+
+def _generator(run: MaskingRun, lang: str) -> list[str]:
+    return [t("masking.generator_used", lang, name=run.details["generator"])]
+
+
+def _placeholder(run: MaskingRun, lang: str) -> list[str]:
+    return [t("masking.placeholder", lang, mask=run.mask_token)] if run.mask_is_placeholder else []
+
+
+def _input_rows(run: MaskingRun, lang: str):
+    """Tokens, then what the model reads (same colours): the default grid."""
+    return [run.tokens, run.corrupted], [
+        (t("masking.row.tokens", lang), run.actions),
+        (t("masking.row.input", lang), run.actions),
+    ]
+
+
+def _one_row(run: MaskingRun, lang: str):
+    """ELECTRA: the corrupted sentence is the model input; one row."""
+    return [run.tokens], [(t("masking.row.input", lang), run.actions)]
+
+
+def _named_rows(run: MaskingRun, lang: str):
+    """Contrasts drawn by the backend (token vs whole word, static vs dynamic epochs): "kind n" row names."""
+
+    def label(name):
+        kind, _, n = name.partition(" ")
+        return t(f"masking.row.{kind}", lang, n=n) if n else t(f"masking.row.{kind}", lang)
+
+    return [run.tokens] * len(run.rows), [(label(n), a) for n, a in run.rows]
+
+
+@dataclass(frozen=True)
+class View:
+    notes: tuple[Phrase, ...] = ()
+    rows: Callable = _input_rows
+    matrices: dict[str, str] | None = None  # subplot title -> key in run.details
+
+
+VIEWS: dict[str, View] = {
+    "bert": View((_labels, _placeholder)),
+    "wwm": View((_labels, _placeholder), _named_rows),
+    "dynamic": View((_labels, _placeholder), _named_rows),
+    "span": View((_labels, _spans, _placeholder)),
+    "permutation": View((_labels, _order), matrices={"content": "content_mask", "query": "query_mask"}),
+    "electra": View((_generator,), _one_row),
+    "t5": View((_labels, _t5)),
+    "attention": View(matrices={k: k for k in ("bidirectional", "causal", "prefix")}),
+}
+
+
+def _backend_note(run: MaskingRun, note, lang: str) -> str:
+    """Facts the draw recorded (which generator stood in, the discriminator's verdict)."""
+    if note.code == "discriminator":
+        probs = " ".join(f"{tok}:{p:.2f}" for tok, p in zip(run.tokens, run.details["replaced_prob"]))
+        return t("masking.disc", lang, model=note.params["model"], probs=probs)
+    return t(f"masking.note.{note.code}", lang, **note.params)
+
+
+def summary(run: MaskingRun, lang: str) -> str:
+    view = VIEWS[run.strategy]
+    lines = [t("common.provenance", lang, model=run.model, device=run.device)]
+    lines += [line for phrase in view.notes for line in phrase(run, lang)]
+    lines += [t("masking.truncated", lang, n=MAX_TOKENS)] if run.truncated else []
+    lines += [_backend_note(run, n, lang) for n in run.notes]
+    return "\n\n".join(lines + [t(f"masking.why.{run.strategy}", lang)])
+
+
+def grid_figure(run: MaskingRun, lang: str):
+    names = {a: t(f"masking.a.{a}", lang) for a in figs.ACTION_COLOURS}
+    return figs.token_grid_figure(*VIEWS[run.strategy].rows(run, lang), names, t("masking.grid_title", lang))
+
+
+def matrices_figure(run: MaskingRun, lang: str):
+    wanted = VIEWS[run.strategy].matrices
+    if not wanted:
+        return None
+    return figs.matrices_figure(
+        {title: run.details[key] for title, key in wanted.items()}, run.tokens, t("masking.matrix_title", lang)
+    )
+
+
+def _span_length(h, lang, title):
+    series = {
+        t("masking.empirical", lang): h["empirical"],
+        t("masking.theory", lang): h["theory"],
+        t("masking.realized", lang): h["realized"],
+    }
+    return figs.histogram_figure(h["x"], series, t("masking.span_length", lang), title)
+
+
+def _by_position(h, lang, title):
+    series = {t("masking.empirical", lang): h["empirical"], t("masking.theory", lang): h["theory"]}
+    return figs.histogram_figure(h["x"], series, t("masking.position", lang), title)
+
+
+# A statistics mode that measures a distribution draws it as a histogram (keyed by its name); the others as rates.
+HISTOGRAMS = {"span_length": _span_length, "predicted_by_position": _by_position}
+
+
+def statistics_view(run: MaskingRun, lang: str):
+    """(markdown table, figure or None); a note when statistics were asked of an objective that has none."""
+    stats = run.statistics
+    if stats is None:
+        return (t("masking.no_stats", lang) if run.request.draws and int(run.request.draws) > 0 else ""), None
+    names = [t(f"masking.r.{r.name}", lang) for r in stats.rates]
+    rows = [
+        t(
+            "masking.stats_row",
+            lang,
+            name=n,
+            emp=r.empirical,
+            theory=f"{'≥ ' if r.at_least else ''}{r.theory:.4f}",
+            se=r.stderr,
+            ok="✓" if r.within else "✗",
+        )
+        for n, r in zip(names, stats.rates)
+    ]
+    title = t("masking.rates_title", lang, n=stats.draws)
+    hist = next((name for name in HISTOGRAMS if name in stats.histograms), None)
+    if hist:
+        fig = HISTOGRAMS[hist](stats.histograms[hist], lang, title)
+    else:
+        fig = figs.rates_figure(
+            names,
+            [r.empirical for r in stats.rates],
+            [r.theory for r in stats.rates],
+            [r.stderr for r in stats.rates],
+            (t("masking.empirical", lang), t("masking.theory", lang)),
+            title,
+        )
+    return "\n".join([t("masking.stats_head", lang)] + rows), fig
+
+
+def render(run: MaskingRun, lang: str):
+    """(summary markdown, grid figure, matrices figure or None, statistics markdown, statistics figure or None, JSON)."""
+    stats_md, stats_fig = statistics_view(run, lang)
+    return summary(run, lang), grid_figure(run, lang), matrices_figure(run, lang), stats_md, stats_fig, jsonable(run)
+
+
+def csv_table(run: MaskingRun) -> str:
+    return "position,token,action,label\n" + "\n".join(
+        f"{i},{json.dumps(tok, ensure_ascii=False)},{a},{lab}"
+        for i, (tok, a, lab) in enumerate(zip(run.tokens, run.actions, run.labels))
+    )
+
+
+def export_files(run: MaskingRun | None, lang: str) -> list[str]:
+    """The downloads, built only when asked: the JSON, the token table as CSV, the grid as offline HTML."""
+    if run is None:
+        return []
+    return [
+        export_json("masking.json", jsonable(run)),
+        export_file("masking.csv", csv_table(run)),
+        export_figure_html("masking.html", grid_figure(run, lang)),
+    ]
