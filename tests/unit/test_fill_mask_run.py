@@ -125,3 +125,11 @@ def test_a_failed_run_leaves_nothing_cached(tiny_clm):
     assert err.value.code == "no_mask_token"
     with pytest.raises(InputError):
         run_fill_mask(request, load=lambda key: tiny_clm)  # computed (and refused) again, not served from a cache
+
+
+def test_drawing_fill_mask_results_never_imports_torch():
+    import subprocess
+    import sys
+
+    code = "import sys, playground.figures.fill_mask\nassert 'torch' not in sys.modules, 'torch imported by a figure'\n"
+    subprocess.run([sys.executable, "-c", code], check=True)
