@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
-from playground.fill_mask import FillMaskResult, Prediction, check_top_k, count_masks, split_at_masks
 from playground.errors import InputError
+from playground.fill_mask_data import Prediction, Reading, check_top_k, count_masks, split_at_masks
 from playground.models import LoadedModel, max_tokens
 from playground.tokens import is_word, token_text
 
@@ -32,8 +32,8 @@ BLANK = "___"
 
 @dataclass(frozen=True)
 class CausalFill:
-    left: FillMaskResult  # next-token distribution after the left context
-    whole: FillMaskResult  # candidates rescored by the whole sentence's log-probability
+    left: Reading  # next-token distribution after the left context
+    whole: Reading  # candidates rescored by the whole sentence's log-probability
     pool_size: int  # candidates rescored per blank
 
 
@@ -189,5 +189,5 @@ def _fill_one(lm: LoadedModel, text: str, top_k: int, pool: int) -> CausalFill:
         whole_preds.append(_predictions(lm, list(zip(cands, share.tolist())), top_k))
         pool_sizes.append(len(cands))
         prefix = left + lm.tokenizer.decode([whole_preds[-1][0].token_id]) + right
-    make = lambda method, preds: FillMaskResult(lm.spec.key, lm.spec.hf_id, method, text, preds, False)  # noqa: E731
-    return CausalFill(make("left-context", left_preds), make("whole-sentence", whole_preds), max(pool_sizes))
+    left_reading = Reading("left-context", text, left_preds, truncated=False)  # too long a text is refused, never cut
+    return CausalFill(left_reading, Reading("whole-sentence", text, whole_preds, truncated=False), max(pool_sizes))

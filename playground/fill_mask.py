@@ -1,114 +1,145 @@
-"""Fill-mask with a masked language model: BERT's pre-training task, asked directly.
+"""Fill-mask, the demo's backend entry: every chosen model fills the blanks of one sentence.
 
-The user writes [MASK]; each model's own mask token is substituted. Every mask is
-predicted from the same single forward pass, independently of the others — the
-conditional-independence assumption of the MLM objective, visible when two
-adjacent masks get a grammatical answer each but not together.
+`run_fill_mask(FillMaskRequest(text, models, top_k))` validates the request, asks
+each model for its readings through the `READINGS` table (a masked LM gives one,
+a causal LM two: see playground.causal_fill) and returns one `FillMaskRun`: per
+model its readings, plus language-neutral notes (a code and its parameters; the
+UI words them). A model's readings are pure in (model, text, top-k), so they are
+kept in a single-flight cache: a class pressing the same preset computes it once.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
-import numpy as np
-import torch
-
+from playground import models
+from playground.alignment import is_cjk
+from playground.availability import available_specs
+from playground.cache import BoundedCache
+from playground.causal_fill import fill_blanks_causal
 from playground.errors import InputError
-from playground.models import LoadedModel, max_tokens
-from playground.tokens import token_texts
+from playground.fill_mask_data import Reading, check_top_k, count_masks
+from playground.masked_fill import fill_blanks_masked
+from playground.models import LoadedModel, Loader
+from playground.registry import ModelSpec, get_spec
 
-MASK = "[MASK]"
-MAX_MASKS = 8
-MAX_TOP_K = 20
-_MASK_RE = re.compile(re.escape(MASK), re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Prediction:
-    word: str  # as a reader sees it ("paris")
-    raw: str  # the vocabulary token ("▁paris", "Ġparis", "paris")
-    token_id: int
-    probability: float
+RESULTS_KEPT = 512  # (model, text, top-k) results kept; each is a few kilobytes
 
 
 @dataclass(frozen=True)
-class FillMaskResult:
+class FillMaskRequest:
+    text: str  # 1–8 [MASK]s (case-insensitive)
+    models: tuple[str, ...] | None = None  # registry keys; None = the default selection (see default_models)
+    top_k: int = 5  # 1–20
+
+
+@dataclass(frozen=True)
+class ModelFill:
     model_key: str
-    model_id: str
-    method: str  # "masked" | "left-context" | "whole-sentence"
-    input_text: str  # the text as the model saw it, its own mask token substituted
-    predictions: list[list[Prediction]]  # per mask (left to right), top-k most probable first
-    truncated: bool  # the text was cut to a window around the masks
+    model_id: str  # the hub id of the weights that ran (provenance)
+    label: str
+    device: str
+    readings: list[Reading]  # one per way this kind of model fills a blank
+    pool_size: int | None = None  # candidate words rescored per blank (causal models only)
 
 
-def count_masks(text: str) -> int:
-    """Validate a fill-mask query; returns how many [MASK]s it has (1..8)."""
-    if not isinstance(text, str) or not text.strip():
-        raise InputError("empty_text", "Please type a sentence.")
-    n = len(_MASK_RE.findall(text))
-    if n == 0:
-        raise InputError("no_mask", "Put [MASK] where a word is missing, e.g. 'The capital of France is [MASK].'")
-    if n > MAX_MASKS:
-        raise InputError("too_many_masks", "At most {max} [MASK]s at once (found {n}).", max=MAX_MASKS, n=n)
-    return n
+@dataclass(frozen=True)
+class Note:
+    code: str  # "pool" | "no_chinese" | "no_chinese_model" | "truncated": the UI's text key is fill_mask.<code>
+    params: dict[str, Any] = field(default_factory=dict)
 
 
-def check_top_k(top_k: int) -> int:
-    if not isinstance(top_k, (int, float)) or int(top_k) != top_k or not 1 <= int(top_k) <= MAX_TOP_K:
-        raise InputError("bad_top_k", "top-k must be a whole number from 1 to {max}.", max=MAX_TOP_K)
-    return int(top_k)
+@dataclass(frozen=True)
+class FillMaskRun:
+    request: FillMaskRequest  # as run: defaults filled in, top-k a whole number
+    fills: list[ModelFill]  # one per model, in the order asked
+    notes: list[Note]
 
 
-def split_at_masks(text: str) -> list[str]:
-    """The text between masks: n masks give n + 1 pieces."""
-    return _MASK_RE.split(text)
+def _read_masked(lm: LoadedModel, text: str, top_k: int) -> tuple[list[Reading], int | None]:
+    return fill_blanks_masked(lm, [text], top_k), None
 
 
-def _window(ids: list[int], marks: list[int], limit: int) -> tuple[list[int], bool]:
-    """Keep at most `limit` tokens, centred on the masks, or refuse when the masks alone span more."""
-    if len(ids) <= limit:
-        return ids, False
-    first, last = marks[0], marks[-1]
-    if last - first + 1 > limit:
-        raise InputError("masks_too_far", "The [MASK]s are too far apart for this model ({limit} tokens at most).", limit=limit)
-    start = max(0, min(first - (limit - (last - first + 1)) // 2, len(ids) - limit))
-    return ids[start : start + limit], True
+def _read_causal(lm: LoadedModel, text: str, top_k: int) -> tuple[list[Reading], int | None]:
+    (both,) = fill_blanks_causal(lm, [text], top_k)
+    return [both.left, both.whole], both.pool_size
 
 
-def encode_masked(lm: LoadedModel, text: str) -> tuple[list[int], bool]:
-    """Token ids with special tokens, the model's own mask token in place of each [MASK]."""
-    tok = lm.tokenizer
-    if tok.mask_token is None:
-        raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=lm.spec.label)
-    count_masks(text)
-    text = _MASK_RE.sub(tok.mask_token, text)
-    full, body = tok(text).input_ids, tok(text, add_special_tokens=False).input_ids
-    # The tokenizer's own template ([CLS] x [SEP], <s> x </s>, ...) around the body, kept when the body is cut.
-    start = next(i for i in range(len(full) - len(body) + 1) if full[i : i + len(body)] == body)
-    prefix, suffix = full[:start], full[start + len(body) :]
-    marks = [i for i, t in enumerate(body) if t == tok.mask_token_id]
-    limit = max_tokens(lm) - len(prefix) - len(suffix)
-    body, cut = _window(body, marks, limit)
-    return prefix + body + suffix, cut
+# How each kind of model fills a blank: one reading for a masked LM, two for a causal one.
+READINGS: dict[str, Callable[[LoadedModel, str, int], tuple[list[Reading], int | None]]] = {
+    "masked": _read_masked,
+    "causal": _read_causal,
+}
+KINDS = tuple(READINGS)
+
+_results = BoundedCache(RESULTS_KEPT, "fill_mask")
 
 
-@torch.inference_mode()
-def fill_mask(lm: LoadedModel, texts: list[str], top_k: int = 5) -> list[FillMaskResult]:
-    """Top-k predictions for every [MASK] in each text, all texts in one padded forward pass."""
-    top_k = check_top_k(top_k)
-    encoded = [encode_masked(lm, text) for text in texts]
-    batch = lm.tokenizer.pad({"input_ids": [ids for ids, _ in encoded]}, return_tensors="pt").to(lm.device)
-    logits = lm.model(**batch).logits.float()  # (batch, T, vocab)
-    results = []
-    for row, (text, (ids, cut)) in enumerate(zip(texts, encoded)):
-        where = (batch["input_ids"][row] == lm.tokenizer.mask_token_id).nonzero(as_tuple=True)[0]
-        probs = logits[row, where].softmax(-1)  # (masks, vocab)
-        p, idx = probs.topk(top_k, dim=-1)
-        per_mask = [
-            [Prediction(tt.word, tt.raw, i, float(q)) for tt, i, q in zip(token_texts(lm.tokenizer, ids_k), ids_k, p_k)]
-            for ids_k, p_k in zip(idx.tolist(), p.cpu().numpy().astype(np.float64))
-        ]
-        shown = lm.tokenizer.decode(ids, skip_special_tokens=False)
-        results.append(FillMaskResult(lm.spec.key, lm.spec.hf_id, "masked", shown, per_mask, cut))
-    return results
+def default_models() -> list[str]:
+    """Every available masked LM; the causal fallback only when there is none (offline)."""
+    masked = [s.key for s in available_specs("masked")]
+    return masked or [s.key for s in available_specs("causal")]
+
+
+def _specs(keys: tuple[str, ...] | None) -> list[ModelSpec]:
+    """The allow-listed specs of models that can fill a blank, in the order asked."""
+    keys = default_models() if keys is None else [k for k in keys if k]
+    if not keys:
+        raise InputError("no_models", "Choose at least one model.")
+    specs = []
+    for key in keys:
+        try:
+            spec = get_spec(key) if isinstance(key, str) else None
+        except ValueError:
+            spec = None
+        if spec is None:
+            raise InputError(
+                "unknown_model", "Unknown model {name!r}: only models listed by the operator can be used.", name=str(key)[:80]
+            )
+        if spec.kind not in READINGS:
+            raise InputError(
+                "not_fill_model", "{model} cannot fill in blanks (it is a {kind} model).", model=spec.label, kind=spec.kind
+            )
+        specs.append(spec)
+    return specs
+
+
+def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill]) -> list[Note]:
+    """What the reader should know, computed from the inputs and the results (worded by the UI)."""
+    chinese = any(is_cjk(ch) for ch in text)
+    notes = []
+    for spec, fill in zip(specs, fills):
+        if fill.pool_size:
+            notes.append(Note("pool", {"model": spec.label, "n": fill.pool_size}))
+        if chinese and not spec.speaks("zh"):
+            notes.append(Note("no_chinese", {"model": spec.label}))
+    if chinese and not any(s.speaks("zh") for s in specs):
+        notes.append(Note("no_chinese_model"))
+    notes += [Note("truncated", {"model": fill.model_id}) for fill in fills for r in fill.readings if r.truncated]
+    return notes
+
+
+def run_fill_mask(
+    request: FillMaskRequest, load: Loader = models.load, on_device: Callable[[Callable], Callable] = lambda fn: fn
+) -> FillMaskRun:
+    """Fill every [MASK] of `request.text` with each chosen model.
+
+    `load(key)` gives a model (tests pass a tiny one); `on_device` wraps the model-bound call
+    (the UI passes `ui.common.on_gpu`, so on a ZeroGPU Space it runs inside `spaces.GPU` while
+    the cache stays in this process).
+    """
+    count_masks(request.text)
+    top_k = check_top_k(request.top_k)
+    specs = _specs(request.models)
+    text = request.text
+
+    def fill(spec: ModelSpec) -> ModelFill:
+        lm = load(spec.key)
+        readings, pool = on_device(READINGS[spec.kind])(lm, text, top_k)
+        return ModelFill(spec.key, lm.spec.hf_id, spec.label, str(lm.device), readings, pool)
+
+    fills = [_results.get((spec.key, text, top_k), lambda spec=spec: fill(spec)) for spec in specs]
+    ran = dataclasses.replace(request, models=tuple(s.key for s in specs), top_k=top_k)
+    return FillMaskRun(ran, fills, _notes(text, specs, fills))

@@ -1,4 +1,4 @@
-"""Fill-mask results as side-by-side horizontal probability bars: one column per model, one row per mask."""
+"""Fill-mask readings as side-by-side horizontal probability bars: one column per reading, one row per mask."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from playground.figures.common import PALETTE, base_layout
-from playground.fill_mask import FillMaskResult
+from playground.fill_mask_data import Reading  # torch-free: drawing never loads a model
 
 
-def fill_mask_figure(results: list[FillMaskResult], titles: list[str], x_title: str, mask_title: str) -> go.Figure:
+def fill_mask_figure(results: list[Reading], titles: list[str], x_title: str, mask_title: str) -> go.Figure:
     """Bars of top-k probabilities; hover shows the raw vocabulary token.
 
     Args:
-        titles: one column title per result (model label and method, already translated).
+        titles: one column title per reading (model id and method, already translated).
         x_title: axis title for probabilities; mask_title: row label with a `{n}` slot for the mask number.
     """
     n_masks = max(len(r.predictions) for r in results)

@@ -1,159 +1,60 @@
-"""Fill-mask tab: BERT-family models side by side, with the causal model's two honest readings."""
+"""Fill-mask tab: BERT-family models side by side, with the causal model's two honest readings.
+
+Widgets and events only: the page and the /fill_mask endpoint both call
+`playground.fill_mask.run_fill_mask`; `fill_mask_render` draws what it returns.
+"""
 
 from __future__ import annotations
 
-import csv
-import functools
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
-from playground import models
-from playground.alignment import is_cjk
-from playground.causal_fill import fill_blanks_causal
-from playground.figures.fill_mask import fill_mask_figure
-from playground.fill_mask import FillMaskResult, check_top_k, count_masks, fill_mask
-from playground.ui.common import (
-    check_keys,
-    export_figure_html,
-    export_file,
-    export_json,
-    friendly_errors,
-    load_model,
-    model_choices,
-    on_gpu,
-    provenance,
-    unavailable_panel,
-)
+from playground.fill_mask import KINDS, FillMaskRequest, FillMaskRun, default_models, run_fill_mask
+from playground.ui import fill_mask_render as render
+from playground.ui.common import check_keys, download_row, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
-
-def _masked_readings(lm, text: str, top_k: int) -> tuple[list[FillMaskResult], int | None]:
-    return fill_mask(lm, [text], top_k), None
-
-
-def _causal_readings(lm, text: str, top_k: int) -> tuple[list[FillMaskResult], int | None]:
-    (both,) = fill_blanks_causal(lm, [text], top_k)
-    return [both.left, both.whole], both.pool_size
-
-
-# How each kind of model fills a blank: one reading for a masked LM, two for a causal one.
-READINGS = {"masked": _masked_readings, "causal": _causal_readings}
-KINDS = tuple(READINGS)
 EXAMPLES = json.loads((Path(__file__).parents[2] / "assets" / "fill_mask" / "examples.json").read_text(encoding="utf-8"))
 
 
-def _has_chinese(text: str) -> bool:
-    return any(is_cjk(ch) for ch in text)
+def _loader(lang: str, progress: Any):
+    """`load` for the backend: a progress message while a model loads, then while it runs; clean errors."""
 
-
-def default_models() -> list[str]:
-    """Every available masked LM; the causal fallback only when there is none (offline)."""
-    masked = [key for _, key in model_choices(["masked"], "en")]
-    return masked or [key for _, key in model_choices(["causal"], "en")]
-
-
-@functools.lru_cache(maxsize=512)
-@on_gpu
-def _cached_readings(key: str, text: str, top_k: int) -> tuple[list[FillMaskResult], int | None]:
-    """Results are pure in (model, text, top-k): a class pressing the same preset computes it once."""
-    lm = models.load(key)
-    return READINGS[lm.spec.kind](lm, text, top_k)
-
-
-def predict(
-    text: str, keys: list[str] | None, top_k: int, lang: str, progress: Any = None
-) -> tuple[list[FillMaskResult], list[str], list[str]]:
-    """Run every chosen model on `text`: the results (one or two per model), notes, and provenance lines."""
-    with friendly_errors(lang):
-        count_masks(text)
-    notes, results, sources = [], [], []
-    specs = check_keys(keys, lang)
-    for spec in specs:
-        if spec.kind not in KINDS:
-            raise gr.Error(t("error.not_fill_model", lang, model=spec.label, kind=spec.kind))
-        lm = load_model(spec.key, lang, progress)
-        sources.append(provenance(lm, lang))
+    def load(key: str):
+        lm = load_model(key, lang, progress)
         if progress is not None:
-            progress(0.5, desc=t("common.running", lang, model=spec.label))
-        with friendly_errors(lang):
-            readings, pool = _cached_readings(spec.key, text, check_top_k(top_k))
-        results += readings
-        if pool:
-            notes.append(t("fill_mask.pool", lang, model=spec.label, n=pool))
-        if _has_chinese(text) and not spec.speaks("zh"):
-            notes.append(t("fill_mask.no_chinese", lang, model=spec.label))
-    if _has_chinese(text) and not any(s.speaks("zh") for s in specs):
-        notes.append(t("fill_mask.no_chinese_model", lang))
-    notes += [t("fill_mask.truncated", lang, model=r.model_id) for r in results if r.truncated]
-    return results, notes, sources
+            progress(0.5, desc=t("common.running", lang, model=lm.spec.label))
+        return lm
+
+    return load
 
 
-def _title(result: FillMaskResult, lang: str) -> str:
-    return f"{result.model_id}<br>{t(f'fill_mask.method.{result.method}', lang)}"
-
-
-def _rows(results: list[FillMaskResult], lang: str) -> list[list[Any]]:
-    return [
-        [r.model_id, t(f"fill_mask.method.{r.method}", lang), m, rank, p.word, p.raw, round(p.probability, 6)]
-        for r in results
-        for m, preds in enumerate(r.predictions, start=1)
-        for rank, p in enumerate(preds, start=1)
-    ]
-
-
-def as_json(results: list[FillMaskResult], notes: list[str]) -> dict:
-    """The API schema: per model and method, per mask, [{token, probability, raw}]."""
-    return {
-        "results": [
-            {
-                "model": r.model_key,
-                "model_id": r.model_id,
-                "method": r.method,
-                "input": r.input_text,
-                "truncated": r.truncated,
-                "masks": [
-                    [{"token": p.word, "raw": p.raw, "probability": p.probability} for p in preds] for preds in r.predictions
-                ],
-            }
-            for r in results
-        ],
-        "notes": notes,
-    }
+def fill(text: str, keys: list[str] | None, top_k: int, lang: str, progress: Any = None) -> FillMaskRun:
+    """What the page and the API share: the model keys checked in the user's language, then the backend entry."""
+    specs = check_keys(keys, lang)
+    with friendly_errors(lang):
+        request = FillMaskRequest(text, tuple(s.key for s in specs), top_k)
+        return run_fill_mask(request, load=_loader(lang, progress), on_device=on_gpu)
 
 
 def run_view(text, keys, top_k, lang, progress=gr.Progress()):
-    """The UI event: figure, table, notes, downloads."""
-    results, notes, sources = predict(text, keys, int(top_k), lang, progress)
-    headers = [t(f"fill_mask.col_{c}", lang) for c in ("model", "method", "mask", "rank", "word", "token", "prob")]
-    rows = _rows(results, lang)
-    figure = fill_mask_figure(
-        results, [_title(r, lang) for r in results], t("fill_mask.prob_axis", lang), t("fill_mask.mask_row", lang)
-    )
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows([headers] + rows)
-    files = [
-        export_file("fill_mask.csv", buffer.getvalue()),
-        export_json("fill_mask.json", as_json(results, notes)),
-        export_figure_html("fill_mask.html", figure),
-    ]
-    info = "\n".join(f"- {line}" for line in sources + notes)
-    return figure, gr.update(value=rows, headers=headers), info, files, (text, keys, top_k)
+    """The UI event: figure, table, notes; the downloads box is emptied (its files described the previous run)."""
+    run = fill(text, keys, top_k, lang, progress)
+    return (*render.render(run, lang), None, run)
 
 
-def rerun_in(last, lang):
-    """A language switch redraws the last result in the new language (cached: no model runs again)."""
-    return [gr.update()] * 5 if last is None else run_view(*last, lang, progress=None)
+def rerun_in(last: FillMaskRun | None, lang: str):
+    """A language switch redraws the kept result in the new language: no model runs again."""
+    return [gr.update()] * 5 if last is None else (*render.render(last, lang), None, gr.update())
 
 
 def fill_mask_api(text: str, models: list[str] | None = None, top_k: int = 5, lang: str = "en") -> dict:
     """Fill every [MASK] in `text` with each model; JSON per model, per mask, [{token, probability, raw}]."""
-    results, notes, _ = predict(text, models or default_models(), top_k, lang)
-    return as_json(results, notes)
+    return render.as_json(fill(text, models or default_models(), top_k, lang), lang)
 
 
 def build_tab(ui: UIContext) -> dict[str, Any]:
@@ -186,8 +87,8 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en")), label="fill_mask.plot")
     info = gr.Markdown(elem_classes="tp-provenance")
     table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")
-    files = loc.add(gr.File(label=t("fill_mask.exports", "en"), file_count="multiple"), label="fill_mask.exports")
-    last = gr.State(None)  # the inputs of this user's last run
+    last = gr.State(None)  # this user's last FillMaskRun: redrawn on a language switch, exported on demand
+    files = download_row(loc, render.downloads, [last, ui.lang], label_key="fill_mask.exports")
     inputs, outputs = [text, models, top_k, ui.lang], [plot, table, info, files, last]
     run.click(run_view, inputs, outputs, api_visibility="private")
     text.submit(run_view, inputs, outputs, api_visibility="private")

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from playground.causal_fill import fill_blanks_causal
+from playground.fill_mask import FillMaskRequest, default_models, run_fill_mask
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +35,16 @@ def test_whole_sentence_uses_the_right_context(smollm):
     (fill,) = fill_blanks_causal(smollm, ["The [MASK] barked at the mailman."], top_k=5)
     assert fill.whole.predictions[0][0].word == "dog"
     assert "dog" not in [p.word for p in fill.left.predictions[0][:1]]
+
+
+def test_offline_the_backend_entry_falls_back_to_the_bundled_causal_model(smollm):
+    """With no hub, no masked LM can load: the default selection is SmolLM2, read both ways."""
+    assert default_models() == ["smollm2-instruct"]
+    run = run_fill_mask(FillMaskRequest("The capital of France is [MASK]."))
+    (fill,) = run.fills
+    assert [r.method for r in fill.readings] == ["left-context", "whole-sentence"]
+    assert fill.readings[1].predictions[0][0].word == "Paris"
+    assert [n.code for n in run.notes] == ["pool"] and run.notes[0].params["n"] == fill.pool_size
 
 
 def test_glove_neighbours_of_bank_are_financial(glove):

@@ -1,11 +1,12 @@
-"""Fill-mask invariants on tiny random models: probabilities, argmax, mask substitution, limits."""
+"""Fill-mask invariants of the model-bound readings on tiny random models: probabilities, argmax, mask substitution, limits."""
 
 import pytest
 import torch
 
 from playground.causal_fill import fill_blanks_causal
 from playground.errors import InputError
-from playground.fill_mask import count_masks, encode_masked, fill_mask
+from playground.fill_mask_data import count_masks
+from playground.masked_fill import encode_masked, fill_blanks_masked
 from playground.tokens import token_text
 
 
@@ -34,7 +35,7 @@ def test_each_family_gets_its_own_mask_token(fixture, request):
 def test_top1_is_the_argmax_and_probabilities_are_a_distribution(fixture, request):
     lm = request.getfixturevalue(fixture)
     text = "the river [MASK] was [MASK] ."
-    (result,) = fill_mask(lm, [text], top_k=1)
+    (result,) = fill_blanks_masked(lm, [text], top_k=1)
     ids, _ = encode_masked(lm, text)
     with torch.no_grad():
         logits = lm.model(input_ids=torch.tensor([ids])).logits[0]
@@ -47,9 +48,9 @@ def test_top1_is_the_argmax_and_probabilities_are_a_distribution(fixture, reques
 
 def test_topk_is_sorted_and_batch_equals_single(tiny_mlm):
     texts = ["the [MASK] fell from the tree .", "she deposited the money in the [MASK] ."]
-    batch = fill_mask(tiny_mlm, texts, top_k=7)
+    batch = fill_blanks_masked(tiny_mlm, texts, top_k=7)
     for text, res in zip(texts, batch):
-        (alone,) = fill_mask(tiny_mlm, [text], top_k=7)
+        (alone,) = fill_blanks_masked(tiny_mlm, [text], top_k=7)
         probs = [p.probability for p in res.predictions[0]]
         assert probs == sorted(probs, reverse=True) and len(probs) == 7
         assert [p.token_id for p in res.predictions[0]] == [p.token_id for p in alone.predictions[0]]
@@ -57,16 +58,16 @@ def test_topk_is_sorted_and_batch_equals_single(tiny_mlm):
 
 def test_long_text_keeps_a_window_around_the_mask(tiny_mlm):
     text = "the river bank . " * 40 + "the capital of france is [MASK] ." + " the apple fell ." * 40
-    (result,) = fill_mask(tiny_mlm, [text], top_k=3)
+    (result,) = fill_blanks_masked(tiny_mlm, [text], top_k=3)
     assert result.truncated and len(result.predictions) == 1
     with pytest.raises(InputError) as err:
-        fill_mask(tiny_mlm, ["[MASK] " + "the river bank . " * 40 + "[MASK]"], top_k=3)
+        fill_blanks_masked(tiny_mlm, ["[MASK] " + "the river bank . " * 40 + "[MASK]"], top_k=3)
     assert err.value.code == "masks_too_far"
 
 
 def test_model_without_mask_token_is_refused(tiny_clm):
     with pytest.raises(InputError) as err:
-        fill_mask(tiny_clm, ["the [MASK] ."], top_k=3)
+        fill_blanks_masked(tiny_clm, ["the [MASK] ."], top_k=3)
     assert err.value.code == "no_mask_token"
 
 
