@@ -1,5 +1,8 @@
 """Contextual vs static word vectors: one word, many sentences, one vector per sentence per layer.
 
+The demo's one entry is `run_polysemy(PolysemyRequest, load) -> PolysemyRun`; the API returns the run as JSON
+and the tab renders it.
+
 A contextual model gives "bank" a different vector in every sentence; GloVe and the
 model's own input-embedding rows give the same one. Sense-separation scores per layer
 show where in the network the senses come apart.
@@ -7,19 +10,31 @@ show where in the network the senses come apart.
 
 from __future__ import annotations
 
+import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from playground.alignment import Target, align
+from playground import models
+from playground.alignment import Target, align, parse_sentences
+from playground.cache import BoundedCache
 from playground.errors import InputError
-from playground.models import LoadedModel
+from playground.models import LoadedModel, Loader
 
 KINDS = ("encoder", "masked", "causal")  # models with hidden states worth following
 POOLING = ("mean", "first")
 PROJECTIONS = ("pca", "tsne")
 TSNE_MIN_POINTS = 5
+
+
+@dataclass(frozen=True)
+class Note:
+    """Why a model's panel lacks something, as a code and its parameters: the renderer words it in either language."""
+
+    code: str  # "no_piece" (some sentences had no token at the word) or "not_in_vocabulary"
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -35,27 +50,65 @@ class SenseVectors:
     rows: list[int]  # indices into the targets of the sentences that have a vector
     pieces: list[list[str]]  # the subword pieces pooled for each row
     layers: np.ndarray  # (n_layers + 1, len(rows), hidden); layer 0 = embeddings
-    note: str = ""  # why sentences are missing, if any
+    notes: tuple[Note, ...] = ()  # why sentences are missing, if any
 
 
 @dataclass(frozen=True)
-class SenseView:
-    vectors: SenseVectors
-    layer: int  # the layer shown
-    coords: np.ndarray  # (len(rows), dims)
-    similarity: np.ndarray  # (len(rows), len(rows)) cosine
-    separation: np.ndarray  # (n_layers + 1,) mean within-sense cosine minus mean cross-sense cosine
-    nn_accuracy: np.ndarray  # (n_layers + 1,) leave-one-out nearest-neighbour sense accuracy
+class PolysemyRequest:
+    """One run of the polysemy demo: a word, its sentences (one per line, `label | text`), the models and the view."""
 
-
-@dataclass(frozen=True)
-class PolysemyResult:
     word: str
-    targets: list[Target]
-    views: list[SenseView]
+    sentences: str | tuple[str, ...]
+    models: tuple[str, ...]
+    input_embeddings: bool = True  # also each transformer's input-embedding rows (its static vector)
+    layer: int | str = "last"  # "last" or a layer number (0 = embeddings); a model without it shows its last
+    pooling: str = "mean"
+    projection: str = "pca"
+    dims: int = 2
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Sentence:
+    index: int  # position after grouping by sense (what `rows` refer to)
+    label: str
+    text: str
+    span: tuple[int, int] | None  # characters of the word in `text`; None when not found
+
+
+@dataclass(frozen=True)
+class ModelView:
+    """One model's (or static table's) panel: the plotted layer's points and similarities, scores at every layer."""
+
+    key: str
+    model_id: str
+    label: str
+    source: str
+    device: str
+    layer: int  # the layer shown
+    num_layers: int  # 0 for a single-vector baseline
+    layer_fallback: bool  # the requested layer does not exist in this model: its last layer is shown
+    rows: list[int]
+    pieces: list[list[str]]
+    coords: np.ndarray  # (len(rows), dims)
+    similarity: np.ndarray  # (len(rows), len(rows)) cosine at the shown layer
+    separation: float  # at the shown layer: mean within-sense cosine minus mean cross-sense cosine
+    nn_accuracy: float  # at the shown layer: leave-one-out nearest-neighbour sense accuracy
+    separation_by_layer: np.ndarray  # (num_layers + 1,)
+    nn_accuracy_by_layer: np.ndarray  # (num_layers + 1,)
+    notes: tuple[Note, ...]
+    family_kind: str = field(default="", repr=False)  # the registry kind: the reading adds a caveat for causal models
+    vectors: np.ndarray = field(default=None, repr=False)  # (len(rows), hidden) at the shown layer, for the CSV export
+
+
+@dataclass(frozen=True)
+class PolysemyRun:
+    word: str
     pooling: str
     projection: str
     dims: int
+    sentences: list[Sentence]
+    models: list[ModelView]
 
 
 def _pool(hidden: np.ndarray, positions: list[int], pooling: str) -> np.ndarray:
@@ -102,8 +155,8 @@ def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "m
     static = np.stack([_pool(e, p, pooling) for e, p in zip(table, positions)])[None]  # (1, n, H)
     pieces = [tok.convert_ids_to_tokens([x[j] for j in p]) for x, p in zip(ids, positions)]
     missing = len(found) - len(rows)
-    note = f"{missing} sentence(s) had no piece at the word" if missing else ""
-    common = dict(model_id=spec.hf_id, family_kind=spec.kind, device=lm.device, rows=rows, pieces=pieces, note=note)
+    notes = (Note("no_piece", {"n": missing}),) if missing else ()
+    common = dict(model_id=spec.hf_id, family_kind=spec.kind, device=lm.device, rows=rows, pieces=pieces, notes=notes)
     return (
         SenseVectors(spec.key, label=spec.label, source="contextual", layers=layers, **common),
         SenseVectors(f"{spec.key}:input", label=f"{spec.label} · input embeddings", source="input", layers=static, **common),
@@ -114,7 +167,7 @@ def static_vectors(lm: LoadedModel, word: str, targets: list[Target]) -> SenseVe
     """The static table's one vector for `word`, repeated for every sentence where the word occurs."""
     vector = lm.model.lookup(word)
     rows = [i for i, t in enumerate(targets) if t.span is not None] if vector is not None else []
-    note = "" if vector is not None else f"'{word}' is not in the {lm.spec.label} vocabulary"
+    notes = () if vector is not None else (Note("not_in_vocabulary", {"word": word}),)
     layers = np.tile(vector, (1, len(rows), 1)) if rows else np.zeros((1, 0, lm.model.dim), np.float32)
     return SenseVectors(
         lm.spec.key,
@@ -126,7 +179,7 @@ def static_vectors(lm: LoadedModel, word: str, targets: list[Target]) -> SenseVe
         rows,
         [[word.lower()]] * len(rows),
         layers,
-        note,
+        notes,
     )
 
 
@@ -177,17 +230,51 @@ def project(vectors: np.ndarray, method: str = "pca", dims: int = 2, seed: int =
     return out
 
 
-def view(
-    vectors: SenseVectors, targets: list[Target], layer: int | None = None, projection: str = "pca", dims: int = 2, seed: int = 0
-) -> SenseView:
-    """Project and compare one model's vectors at `layer` (None or out of range = last); scores at every layer."""
-    depth = len(vectors.layers) - 1
-    shown = depth if layer is None or not 0 <= layer <= depth else layer
-    labels = [targets[i].label for i in vectors.rows]
-    sims = cosine_matrix(vectors.layers)
-    scores = np.array([sense_scores(s, labels) for s in sims]).reshape(-1, 2)
-    coords = project(vectors.layers[shown], projection, dims, seed)
-    return SenseView(vectors, shown, coords, sims[shown], scores[:, 0], scores[:, 1])
+def separating_layer(nn_accuracy: np.ndarray, threshold: float = 0.9) -> int | None:
+    """The first layer from which nearest-neighbour sense accuracy stays >= threshold to the top; None if never."""
+    good = np.nan_to_num(nn_accuracy, nan=0.0) >= threshold
+    if not good[-1]:
+        return None
+    bad = np.flatnonzero(~good)
+    return int(bad[-1] + 1) if bad.size else 0
+
+
+def _static_rows(lm: LoadedModel, word: str, targets: list[Target], pooling: str, input_embeddings: bool) -> list[SenseVectors]:
+    return [static_vectors(lm, word, targets)]
+
+
+def _contextual_rows(
+    lm: LoadedModel, word: str, targets: list[Target], pooling: str, input_embeddings: bool
+) -> list[SenseVectors]:
+    contextual, rows = contextual_vectors(lm, targets, pooling)
+    return [contextual, rows] if input_embeddings else [contextual]
+
+
+# How each registry kind turns into vectors: a static table gives one vector per word, a transformer one per layer.
+VECTORS = {"static": _static_rows, **{kind: _contextual_rows for kind in KINDS}}
+
+
+def sense_vectors(
+    lm: LoadedModel, word: str, targets: list[Target], pooling: str = "mean", input_embeddings: bool = True
+) -> list[SenseVectors]:
+    """One model's vectors for `word`: all layers from one forward pass, or the static table's one vector."""
+    make = VECTORS.get(lm.spec.kind)
+    if make is None:
+        raise InputError("polysemy_kind", "{model} gives no word vectors to compare.", model=lm.spec.label)
+    return make(lm, word, targets, pooling, input_embeddings)
+
+
+# Vectors are pure in (model, word, sentences, pooling, input rows): another layer, projection or
+# dimension reuses the forward pass, and 30 students on one preset share one pass (single-flight).
+_VECTORS_CACHE = BoundedCache(int(os.environ.get("PLAYGROUND_POLYSEMY_CACHE", "64")), "polysemy-vectors")
+
+
+def cached_vectors(
+    key: str, word: str, targets: list[Target], pooling: str, input_embeddings: bool, load: Loader
+) -> list[SenseVectors]:
+    """`sense_vectors` of model `key`, loaded through `load` only when not cached."""
+    cache_key = (key, word, tuple(targets), pooling, bool(input_embeddings))
+    return _VECTORS_CACHE.get(cache_key, lambda: sense_vectors(load(key), word, targets, pooling, input_embeddings))
 
 
 def check_options(pooling: str, projection: str, dims: int) -> None:
@@ -200,59 +287,80 @@ def check_options(pooling: str, projection: str, dims: int) -> None:
         )
 
 
-def separating_layer(nn_accuracy: np.ndarray, threshold: float = 0.9) -> int | None:
-    """The first layer from which nearest-neighbour sense accuracy stays >= threshold to the top; None if never."""
-    good = np.nan_to_num(nn_accuracy, nan=0.0) >= threshold
-    if not good[-1]:
+def parse_layer(value: int | str | None) -> int | None:
+    """'last' (or empty) -> None; a layer number from 0 -> that number; anything else is refused."""
+    if value is None or (isinstance(value, str) and value.strip() in ("", "last")):
         return None
-    bad = np.flatnonzero(~good)
-    return int(bad[-1] + 1) if bad.size else 0
+    try:
+        layer = int(value)
+    except (TypeError, ValueError):
+        layer = -1
+    if isinstance(value, bool) or layer < 0:
+        raise InputError("polysemy_layer", "Layer must be 'last' or a number from 0; got {layer!r}.", layer=str(value))
+    return layer
 
 
-def sense_vectors(
-    lm: LoadedModel, word: str, targets: list[Target], pooling: str = "mean", input_embeddings: bool = True
-) -> list[SenseVectors]:
-    """One model's vectors for `word`: all layers from one forward pass, or the static table's one vector."""
-    if lm.spec.kind == "static":
-        return [static_vectors(lm, word, targets)]
-    contextual, rows = contextual_vectors(lm, targets, pooling)
-    return [contextual, rows] if input_embeddings else [contextual]
-
-
-def compare_vectors(
-    found: list[SenseVectors],
-    word: str,
-    targets: list[Target],
-    layer: int | None = None,
-    pooling: str = "mean",
-    projection: str = "pca",
-    dims: int = 2,
-    seed: int = 0,
-) -> PolysemyResult:
-    """Project, compare and score vectors already computed: changing layer or projection needs no forward pass."""
-    check_options(pooling, projection, dims)
-    views = [view(v, targets, layer, projection, dims, seed) for v in found]
-    return PolysemyResult(word, targets, views, pooling, projection, dims)
-
-
-def check_found(word: str, targets: list[Target]) -> None:
+def check_request(request: PolysemyRequest) -> tuple[str, list[Target], int | None, int]:
+    """Validate a request before any model loads: (word, grouped sentences, layer or None for last, dims)."""
+    targets = parse_sentences(request.word, request.sentences)
+    word = request.word.strip()
+    layer = parse_layer(request.layer)
+    try:
+        dims = int(request.dims)
+    except (TypeError, ValueError):
+        dims = 0
+    check_options(request.pooling, request.projection, dims)
+    if not [k for k in request.models or () if k]:
+        raise InputError("polysemy_no_models", "Choose at least one model.")
     if all(t.span is None for t in targets):
         raise InputError("polysemy_not_found", "'{word}' occurs in none of the sentences.", word=word)
+    return word, targets, layer, dims
 
 
-def compare_senses(
-    models: list[LoadedModel],
-    word: str,
-    targets: list[Target],
-    layer: int | None = None,
-    pooling: str = "mean",
-    projection: str = "pca",
-    dims: int = 2,
-    seed: int = 0,
-    input_embeddings: bool = True,
-) -> PolysemyResult:
-    """Every model's vectors for `word` in `targets` (see alignment.parse_sentences), side by side."""
-    check_options(pooling, projection, dims)
-    check_found(word, targets)
-    found = [v for lm in models for v in sense_vectors(lm, word, targets, pooling, input_embeddings)]
-    return compare_vectors(found, word, targets, layer, pooling, projection, dims, seed)
+def view(vectors: SenseVectors, targets: list[Target], layer: int | None, projection: str, dims: int, seed: int) -> ModelView:
+    """Project and compare one model's vectors at `layer` (None, or a layer it lacks = its last); scores at every layer."""
+    depth = len(vectors.layers) - 1
+    fallback = layer is not None and not 0 <= layer <= depth
+    shown = depth if layer is None or fallback else layer
+    labels = [targets[i].label for i in vectors.rows]
+    sims = cosine_matrix(vectors.layers)
+    scores = np.array([sense_scores(s, labels) for s in sims]).reshape(-1, 2)
+    return ModelView(
+        key=vectors.key,
+        model_id=vectors.model_id,
+        label=vectors.label,
+        source=vectors.source,
+        device=vectors.device,
+        layer=shown,
+        num_layers=depth,
+        layer_fallback=fallback,
+        rows=vectors.rows,
+        pieces=vectors.pieces,
+        coords=project(vectors.layers[shown], projection, dims, seed),
+        similarity=sims[shown],
+        separation=float(scores[shown, 0]),
+        nn_accuracy=float(scores[shown, 1]),
+        separation_by_layer=scores[:, 0],
+        nn_accuracy_by_layer=scores[:, 1],
+        notes=vectors.notes,
+        family_kind=vectors.family_kind,
+        vectors=vectors.layers[shown],
+    )
+
+
+def run_polysemy(request: PolysemyRequest, load: Loader = models.load) -> PolysemyRun:
+    """The polysemy demo's one entry: every chosen model's vectors for the word, projected, compared and scored."""
+    word, targets, layer, dims = check_request(request)
+    found = [
+        v
+        for key in dict.fromkeys(k for k in request.models if k)
+        for v in cached_vectors(key, word, targets, request.pooling, request.input_embeddings, load)
+    ]
+    return PolysemyRun(
+        word=word,
+        pooling=request.pooling,
+        projection=request.projection,
+        dims=dims,
+        sentences=[Sentence(i, t.label, t.text, t.span) for i, t in enumerate(targets)],
+        models=[view(v, targets, layer, request.projection, dims, request.seed) for v in found],
+    )

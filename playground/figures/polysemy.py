@@ -1,22 +1,24 @@
-"""Polysemy figures: where each sentence's vector of the word lands, how alike they are, and layer by layer."""
+"""Polysemy figures (a PolysemyRun in, plotly out): where the vectors land, how alike they are, layer by layer."""
 
 from __future__ import annotations
 
 import html
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from playground.alignment import Target
-from playground.embeddings import PolysemyResult
 from playground.figures.common import DIVERGING, MUTED, PALETTE, base_layout
+
+if TYPE_CHECKING:  # types only: the backend module loads models, and figures never import torch
+    from playground.embeddings import PolysemyRun, Sentence
 
 COLS = 3
 
 
-def highlighted(target: Target) -> str:
+def highlighted(target: Sentence) -> str:
     """The sentence as HTML with the target word in bold (plotly hover text)."""
     if target.span is None:
         return html.escape(target.text)
@@ -25,7 +27,7 @@ def highlighted(target: Target) -> str:
     return f"{html.escape(t[:a])}<b>{html.escape(t[a:b])}</b>{html.escape(t[b:])}"
 
 
-def sense_colours(targets: list[Target]) -> dict[str, str]:
+def sense_colours(targets: list[Sentence]) -> dict[str, str]:
     labels = list(dict.fromkeys(t.label for t in targets))
     named = [label for label in labels if label]
     return {label: (PALETTE[named.index(label) % len(PALETTE)] if label else MUTED) for label in labels}
@@ -37,29 +39,29 @@ def _grid(n: int) -> tuple[int, int]:
 
 
 def _title(view) -> str:
-    return f"{view.vectors.label}<br><sup>layer {view.layer}</sup>" if view.vectors.source == "contextual" else view.vectors.label
+    return f"{view.label}<br><sup>layer {view.layer}</sup>" if view.source == "contextual" else view.label
 
 
-def scatter_figure(result: PolysemyResult, no_label: str = "(no label)", title: str = "") -> go.Figure:
+def scatter_figure(result: PolysemyRun, no_label: str = "(no label)", title: str = "") -> go.Figure:
     """One projected scatter per model (2-D or 3-D), points coloured by sense; static baselines collapse to a point."""
-    rows, cols = _grid(len(result.views))
+    rows, cols = _grid(len(result.models))
     kind = "scene" if result.dims == 3 else "xy"
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[_title(v) for v in result.views],
+        subplot_titles=[_title(v) for v in result.models],
         specs=[[{"type": kind}] * cols for _ in range(rows)],
         horizontal_spacing=0.06,
         vertical_spacing=0.12,
     )
-    colours, shown = sense_colours(result.targets), set()
-    for n, v in enumerate(result.views):
+    colours, shown = sense_colours(result.sentences), set()
+    for n, v in enumerate(result.models):
         r, c = divmod(n, cols)
         for label, colour in colours.items():
-            idx = [k for k, i in enumerate(v.vectors.rows) if result.targets[i].label == label]
+            idx = [k for k, i in enumerate(v.rows) if result.sentences[i].label == label]
             if not idx:
                 continue
-            hover = [f"{highlighted(result.targets[v.vectors.rows[k]])}<br>{' '.join(v.vectors.pieces[k])}" for k in idx]
+            hover = [f"{highlighted(result.sentences[v.rows[k]])}<br>{' '.join(v.pieces[k])}" for k in idx]
             xyz = dict(zip("xyz", v.coords[idx].T.tolist()))
             common = dict(
                 name=label or no_label,
@@ -80,16 +82,16 @@ def scatter_figure(result: PolysemyResult, no_label: str = "(no label)", title: 
     return base_layout(fig, title, height=360 * rows)
 
 
-def similarity_figure(result: PolysemyResult, title: str = "") -> go.Figure:
+def similarity_figure(result: PolysemyRun, title: str = "") -> go.Figure:
     """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense."""
-    rows, cols = _grid(len(result.views))
+    rows, cols = _grid(len(result.models))
     fig = make_subplots(
-        rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.views], horizontal_spacing=0.08, vertical_spacing=0.14
+        rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.models], horizontal_spacing=0.08, vertical_spacing=0.14
     )
-    for n, v in enumerate(result.views):
+    for n, v in enumerate(result.models):
         r, c = divmod(n, cols)
-        ticks = [f"{result.targets[i].label or '·'} #{i + 1}" for i in v.vectors.rows]
-        hover = [highlighted(result.targets[i]) for i in v.vectors.rows]
+        ticks = [f"{result.sentences[i].label or '·'} #{i + 1}" for i in v.rows]
+        hover = [highlighted(result.sentences[i]) for i in v.rows]
         text = [[f"{hover[a]}<br>{hover[b]}" for b in range(len(hover))] for a in range(len(hover))]
         fig.add_trace(
             go.Heatmap(
@@ -114,7 +116,7 @@ def similarity_figure(result: PolysemyResult, title: str = "") -> go.Figure:
 
 
 def layer_curve_figure(
-    result: PolysemyResult,
+    result: PolysemyRun,
     separation: str = "sense separation (cos within − cos across)",
     accuracy: str = "nearest-neighbour sense accuracy",
     layer: str = "layer",
@@ -122,17 +124,17 @@ def layer_curve_figure(
 ) -> go.Figure:
     """Both scores across layers for every contextual model; single-vector baselines as dashed horizontal lines."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=[separation, accuracy], horizontal_spacing=0.1)
-    depth = max((len(v.separation) - 1 for v in result.views), default=0)
-    for n, v in enumerate(result.views):
+    depth = max((v.num_layers for v in result.models), default=0)
+    for n, v in enumerate(result.models):
         colour = PALETTE[n % len(PALETTE)]
-        for col, values in ((1, v.separation), (2, v.nn_accuracy)):
+        for col, values in ((1, v.separation_by_layer), (2, v.nn_accuracy_by_layer)):
             if len(values) > 1:
                 trace = go.Scatter(x=list(range(len(values))), y=values.tolist(), mode="lines+markers", line=dict(color=colour))
             else:
                 trace = go.Scatter(
                     x=[0, max(depth, 1)], y=[float(values[0])] * 2, mode="lines", line=dict(color=colour, dash="dash")
                 )
-            trace.update(name=v.vectors.label, legendgroup=v.vectors.key, showlegend=col == 1)
+            trace.update(name=v.label, legendgroup=v.key, showlegend=col == 1)
             fig.add_trace(trace, row=1, col=col)
     fig.update_xaxes(title_text=layer)
     fig.update_yaxes(range=[-0.02, 1.02], row=1, col=2)

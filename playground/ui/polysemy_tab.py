@@ -1,19 +1,23 @@
-"""Polysemy tab: one word in many sentences, contextual models against static vectors."""
+"""Polysemy tab: one word in many sentences, contextual models against static vectors.
+
+Widgets and events only: the run event and the /polysemy endpoint both call `embeddings.run_polysemy`;
+`polysemy_render` draws the result, and a language switch redraws the kept result.
+"""
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 
-from playground import availability, models
-from playground.alignment import is_cjk, parse_sentences
-from playground.embeddings import KINDS, check_found, check_options, compare_vectors, sense_vectors
-from playground.errors import InputError
+from playground import availability
+from playground.alignment import is_cjk
+from playground.embeddings import KINDS, PolysemyRequest, PolysemyRun, run_polysemy
+from playground.serialize import jsonable
 from playground.ui import polysemy_render as render
-from playground.ui.common import check_keys, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
+from playground.ui.common import check_keys, download_row, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
 from playground.ui.i18n import choices, t
 from playground.ui.share import share_link_row
 
@@ -22,18 +26,7 @@ PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "prese
 DEFAULT_MODELS = ("minilm", "glove")
 LAYERS = [("polysemy.layer_last", "last")]
 MAX_LAYERS = 48  # offered before the first run; afterwards the chosen models' own depth
-
-
-def _layer(value: str | int | None) -> int | None:
-    if value in (None, "", "last"):
-        return None
-    try:
-        layer = int(value)
-    except (TypeError, ValueError):
-        layer = -1
-    if layer < 0:
-        raise InputError("polysemy_layer", "Layer must be 'last' or a number from 0; got {layer!r}.", layer=str(value))
-    return layer
+_run_polysemy = on_gpu(run_polysemy)  # the forward passes run on the GPU on a ZeroGPU Space
 
 
 def _chinese_note(word: str, lang: str) -> str:
@@ -44,51 +37,68 @@ def _chinese_note(word: str, lang: str) -> str:
     return "" if speaks else t("polysemy.zh_needs_model", lang)
 
 
-@functools.lru_cache(maxsize=64)
-@on_gpu
-def _vectors(key: str, word: str, targets: tuple, pooling: str, input_embeddings: bool) -> tuple:
-    """Vectors are pure in their inputs: another layer, projection or dimension reuses the forward pass."""
-    return tuple(sense_vectors(models.load(key), word, list(targets), pooling, input_embeddings))
-
-
-def compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=gr.Progress()):
-    """Public `polysemy` endpoint: the result kept for rendering, and the JSON answer."""
+def compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=None) -> PolysemyRun:
+    """Check the models against the allow-list, then the one backend entry (bad input becomes a gr.Error)."""
     specs = check_keys(keys, lang)
+    request = PolysemyRequest(
+        word=word or "",
+        sentences=sentences or "",
+        models=tuple(s.key for s in specs),
+        input_embeddings=bool(input_embeddings),
+        layer=layer,
+        pooling=pooling,
+        projection=projection,
+        dims=dims,
+    )
     with friendly_errors(lang):
-        targets = parse_sentences(word, sentences)
-        chosen = _layer(layer)
-        if any(is_cjk(c) for c in word) and (deaf := [s.label for s in specs if not s.speaks("zh")]):
+        if any(is_cjk(c) for c in word or "") and (deaf := [s.label for s in specs if not s.speaks("zh")]):
             gr.Warning(t("polysemy.not_chinese", lang, models=", ".join(deaf)))
-        check_options(pooling, projection, int(dims))
-        check_found(word.strip(), targets)
-        for s in specs:
-            load_model(s.key, lang, progress)
-        progress(0.5, desc=t("common.running", lang, model=", ".join(s.label for s in specs)))
-        found = [v for s in specs for v in _vectors(s.key, word.strip(), tuple(targets), pooling, bool(input_embeddings))]
-        result = compare_vectors(found, word.strip(), targets, chosen, pooling, projection, int(dims))
-    return result, render.payload(result)
+        if progress is not None:
+            progress(0.5, desc=t("common.running", lang, model=", ".join(s.label for s in specs)))
+        return _run_polysemy(request, load=lambda key: load_model(key, lang, progress))
+
+
+def run_event(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=gr.Progress()):
+    return compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress)
+
+
+def polysemy_api(
+    word: str,
+    sentences: str,
+    models: list[str],
+    input_embeddings: bool = True,
+    layer: str = "last",
+    pooling: str = "mean",
+    projection: str = "pca",
+    dims: int = 2,
+    lang: str = "en",
+) -> dict[str, Any]:
+    """Follow `word` through `sentences` (one per line, `label | sentence`) in each model; the run as JSON (README schema)."""
+    return jsonable(compare(word, sentences, models, input_embeddings, layer, pooling, projection, dims, lang))
 
 
 def layer_choices(lang: str, deepest: int = MAX_LAYERS) -> list[tuple[str, str]]:
     return choices(LAYERS, lang) + [(str(i), str(i)) for i in range(deepest + 1)]
 
 
-def show(result, data, lang, layer="last"):
+def show(result: PolysemyRun | None, lang: str, layer: str = "last") -> list[Any]:
+    """Everything the tab draws from one run; also what a language switch calls (nothing is recomputed)."""
     if result is None:
-        return [gr.update()] * 10
+        return [gr.update()] * 11
     figs = render.figures(result, lang)
     table = gr.update(value=render.score_rows(result), headers=render.score_headers(lang))
-    deepest = max(v.vectors.layers.shape[0] - 1 for v in result.views)  # the chosen models' layers, not a guess
-    return (
+    deepest = render.deepest_layer(result)  # the chosen models' layers, not a guess
+    return [
         render.reading(result, lang),
         render.notes(result, lang),
         render.provenance_md(result, lang),
         *figs,
         table,
-        render.exports(result, figs, data),
+        None,  # downloads of an earlier result are cleared; new ones are built on click
         gr.update(visible=True),
+        jsonable(result),
         gr.update(choices=layer_choices(lang, deepest), value=layer if layer == "last" or int(layer) <= deepest else "last"),
-    )
+    ]
 
 
 def build_tab(ui) -> dict:
@@ -154,10 +164,10 @@ def build_tab(ui) -> dict:
     table = loc.add(
         gr.Dataframe(headers=render.score_headers("en"), label=t("polysemy.scores"), interactive=False), label="polysemy.scores"
     )
-    files = loc.add(gr.File(file_count="multiple", label=t("polysemy.exports"), interactive=False), label="polysemy.exports")
+    state = gr.State(None)  # this user's last PolysemyRun: redrawn on a language switch, exported on click
+    files = download_row(loc, render.exports, [state, ui.lang], label_key="polysemy.exports")
     with loc.add(gr.Accordion(t("polysemy.api_json"), open=False, visible=False), label="polysemy.api_json") as raw:
         data = gr.JSON()
-    state = gr.State(None)
 
     def use_preset(key, lang):
         p = PRESETS.get(key)
@@ -170,19 +180,13 @@ def build_tab(ui) -> dict:
     preset.input(use_preset, [preset, ui.lang], [word, sentences, zh_note], api_visibility="private", queue=False)
     word.blur(lambda w, lang: _chinese_note(w, lang), [word, ui.lang], zh_note, api_visibility="private", queue=False)
     inputs = [word, sentences, keys, static_rows, layer, pooling, projection, dims, ui.lang]
-    run.click(compare, inputs, [state, data], api_name="polysemy").success(
-        show,
-        [state, data, ui.lang, layer],
-        [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer],
-        api_visibility="private",
+    outputs = [reading, notes, prov, scatter, heatmap, curve, table, files, raw, data, layer]
+    run.click(run_event, inputs, state, api_visibility="private").success(
+        show, [state, ui.lang, layer], outputs, api_visibility="private"
     )
     # A language switch redraws the kept result in the new language; nothing is recomputed.
-    ui.lang.change(
-        show,
-        [state, data, ui.lang, layer],
-        [reading, notes, prov, scatter, heatmap, curve, table, files, raw, layer],
-        api_visibility="private",
-    )
+    ui.lang.change(show, [state, ui.lang, layer], outputs, api_visibility="private")
+    gr.api(polysemy_api, api_name="polysemy")
     params = {
         "word": word,
         "sentences": sentences,

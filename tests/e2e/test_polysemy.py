@@ -17,7 +17,7 @@ def test_api_round_trip(client):
         "last",
         "mean",
         "pca",
-        "2",
+        2,
         "en",
         api_name="/polysemy",
     )
@@ -27,6 +27,10 @@ def test_api_round_trip(client):
     for m in by_key.values():
         assert len(m["coords"]) == n and len(m["coords"][0]) == 2 and len(m["similarity"]) == n
     assert by_key["minilm"]["separation"] > by_key["glove"]["separation"] == 0
+    assert by_key["minilm"]["layer"] == by_key["minilm"]["num_layers"] and not by_key["minilm"]["layer_fallback"]
+    deep = client.predict(PRESET["word"], "\n".join(PRESET["sentences"]), ["minilm"], False, "40", api_name="/polysemy")
+    (only,) = deep["models"]
+    assert only["layer"] == only["num_layers"] and only["layer_fallback"]  # MiniLM has no layer 40: its last is shown
 
 
 def test_plots_render_and_language_switches(page):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from playground.alignment import parse_line, parse_sentences
-from playground.embeddings import compare_senses, contextual_vectors
+from playground.embeddings import PolysemyRequest, contextual_vectors, run_polysemy
 
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 
@@ -15,37 +15,36 @@ PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "prese
 @pytest.fixture(scope="module")
 def bank(minilm, glove):
     preset = PRESETS["bank"]
-    targets = parse_sentences(preset["word"], preset["sentences"])
-    return {v.vectors.key: v for v in compare_senses([minilm, glove], preset["word"], targets).views}
+    run = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm", "glove")))
+    return {v.key: v for v in run.models}
 
 
 def test_minilm_separates_bank_at_the_last_layer(bank):
     last = bank["minilm"]
-    assert last.layer == len(last.separation) - 1 == 6
-    assert last.separation[-1] > 0
-    assert last.nn_accuracy[-1] > bank["glove"].nn_accuracy[0]
+    assert last.layer == last.num_layers == len(last.separation_by_layer) - 1 == 6
+    assert last.separation == last.separation_by_layer[-1] > 0
+    assert last.nn_accuracy_by_layer[-1] > bank["glove"].nn_accuracy
 
 
 def test_static_baselines_score_zero(bank):
     for key in ("glove", "minilm:input"):
-        assert bank[key].separation[0] == pytest.approx(0.0, abs=1e-6)
+        assert bank[key].separation == pytest.approx(0.0, abs=1e-6)
         assert np.allclose(bank[key].similarity, 1.0, atol=1e-5)
 
 
 @pytest.mark.parametrize("key", ["apple", "run"])
 def test_other_english_presets_separate_somewhere(minilm, key):
     preset = PRESETS[key]
-    (view,) = compare_senses(
-        [minilm], preset["word"], parse_sentences(preset["word"], preset["sentences"]), input_embeddings=False
-    ).views
-    assert np.nanmax(view.separation) > 0
+    request = PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",), input_embeddings=False)
+    (view,) = run_polysemy(request).models
+    assert np.nanmax(view.separation_by_layer) > 0
 
 
 def test_chinese_runs_on_an_english_model_without_crashing(minilm):
     preset = PRESETS["yinhang"]
     targets = parse_sentences(preset["word"], preset["sentences"])
-    (view, _) = compare_senses([minilm], preset["word"], targets).views
-    assert len(view.vectors.rows) == len(targets)
+    (view, _) = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",))).models
+    assert len(view.rows) == len(targets)
 
 
 def test_causal_model_sees_only_the_left_context(smollm):

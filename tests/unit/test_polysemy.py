@@ -4,10 +4,12 @@ import numpy as np
 import pytest
 
 from playground.alignment import align, find_word, parse_line, parse_sentences
+from playground import cache
 from playground.embeddings import (
-    compare_senses,
+    PolysemyRequest,
     contextual_vectors,
     project,
+    run_polysemy,
     sense_scores,
     separating_layer,
     static_vectors,
@@ -18,6 +20,20 @@ BANK = """money | she deposited the money in the bank .
 money | apple released a new phone and the bank paid .
 river | he sat on the bank of the river .
 river | the river bank was muddy after the rain ."""
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    cache.clear_all()  # vectors are cached by model key: tiny models must not meet another test's vectors
+    yield
+    cache.clear_all()
+
+
+def run(lms, word, sentences, **options):
+    """run_polysemy with tiny models standing in for registry keys (the keys are the tiny models' own)."""
+    by_key = {lm.spec.key: lm for lm in lms}
+    request = PolysemyRequest(word, sentences, tuple(by_key), **options)
+    return run_polysemy(request, load=by_key.__getitem__)
 
 
 def aligned_pieces(lm, line, word):
@@ -95,54 +111,50 @@ def test_static_baselines_ignore_context(tiny_mlm, tiny_glove):
 
 
 def test_static_score_is_zero_and_accuracy_is_chance(tiny_glove):
-    targets = parse_sentences("bank", BANK)
-    result = compare_senses([tiny_glove], "bank", targets)
-    (glove,) = result.views
-    assert glove.separation[0] == pytest.approx(0.0, abs=1e-6)
-    assert glove.nn_accuracy[0] == pytest.approx(1 / 3)  # 1 of 3 tied neighbours shares the sense
+    (glove,) = run([tiny_glove], "bank", BANK).models
+    assert glove.separation == glove.separation_by_layer[0] == pytest.approx(0.0, abs=1e-6)
+    assert glove.nn_accuracy == pytest.approx(1 / 3)  # 1 of 3 tied neighbours shares the sense
 
 
 def test_glove_out_of_vocabulary_is_a_note_not_a_crash(tiny_glove):
-    targets = parse_sentences("zzz", "a | zzz one\nb | zzz two")
-    (view,) = compare_senses([tiny_glove], "zzz", targets).views
-    assert view.vectors.rows == [] and "vocabulary" in view.vectors.note
+    (view,) = run([tiny_glove], "zzz", "a | zzz one\nb | zzz two").models
+    assert view.rows == [] and [n.code for n in view.notes] == ["not_in_vocabulary"]
+    assert view.notes[0].params == {"word": "zzz"}
 
 
 @pytest.mark.parametrize("dims", [2, 3])
 def test_shapes(tiny_mlm, tiny_glove, dims):
-    targets = parse_sentences("bank", BANK + "\nno word at all")
-    result = compare_senses([tiny_mlm, tiny_glove], "bank", targets, dims=dims)
-    keys = [v.vectors.key for v in result.views]
+    result = run([tiny_mlm, tiny_glove], "bank", BANK + "\nno word at all", dims=dims)
+    keys = [v.key for v in result.models]
     assert keys == ["tiny-bert", "tiny-bert:input", "tiny-glove"]
-    for v in result.views:
-        n = len(v.vectors.rows)
+    for v in result.models:
+        n = len(v.rows)
         assert n == 4 and v.coords.shape == (n, dims) and v.similarity.shape == (n, n)
         assert np.allclose(np.diag(v.similarity), 1.0, atol=1e-5)
-        assert v.separation.shape == v.nn_accuracy.shape == (len(v.vectors.layers),)
-    assert result.views[0].layer == 2  # default: last layer of a 2-layer model
+        assert v.separation_by_layer.shape == v.nn_accuracy_by_layer.shape == (v.num_layers + 1,)
+    assert result.models[0].layer == 2 and result.models[0].num_layers == 2  # default: last layer of a 2-layer model
 
 
 def test_layer_choice_and_first_piece_pooling(tiny_mlm):
-    targets = parse_sentences("tokenization", "a | unbelievable tokenization splits\nb | tokenization splits words")
-    first = compare_senses([tiny_mlm], "tokenization", targets, layer=1, pooling="first", input_embeddings=False)
-    mean = compare_senses([tiny_mlm], "tokenization", targets, layer=1, pooling="mean", input_embeddings=False)
-    assert first.views[0].layer == 1
-    assert not np.allclose(first.views[0].vectors.layers, mean.views[0].vectors.layers)
+    lines = "a | unbelievable tokenization splits\nb | tokenization splits words"
+    first = run([tiny_mlm], "tokenization", lines, layer=1, pooling="first", input_embeddings=False)
+    mean = run([tiny_mlm], "tokenization", lines, layer=1, pooling="mean", input_embeddings=False)
+    assert first.models[0].layer == 1 and len(first.models) == 1
+    assert not np.allclose(first.models[0].vectors, mean.models[0].vectors)
 
 
 def test_bad_options_and_word_nowhere(tiny_mlm):
-    targets = parse_sentences("bank", BANK)
     with pytest.raises(InputError):
-        compare_senses([tiny_mlm], "bank", targets, projection="umap")
+        run([tiny_mlm], "bank", BANK, projection="umap")
     with pytest.raises(InputError) as err:
-        compare_senses([tiny_mlm], "cat", parse_sentences("cat", "a | dog\nb | bird"))
+        run([tiny_mlm], "cat", "a | dog\nb | bird")
     assert err.value.code == "polysemy_not_found"
 
 
 def test_sentence_longer_than_the_model_is_refused(tiny_mlm):
     long = "bank " * 80  # tiny BERT has 64 positions
     with pytest.raises(InputError) as err:
-        compare_senses([tiny_mlm], "bank", parse_sentences("bank", f"a | {long}\nb | the bank"))
+        run([tiny_mlm], "bank", f"a | {long}\nb | the bank")
     assert err.value.code == "polysemy_too_long"
 
 

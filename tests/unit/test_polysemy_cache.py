@@ -1,5 +1,9 @@
-"""Changing layer, projection or dimensions reuses the forward pass; new sentences do not."""
+"""Changing layer, projection or dimensions reuses the forward pass; new sentences do not; concurrent runs share one."""
 
+import threading
+
+from playground import cache
+from playground.embeddings import PolysemyRequest, run_polysemy
 from playground.ui import polysemy_tab
 
 SENTENCES = (
@@ -8,32 +12,72 @@ SENTENCES = (
 )
 
 
-def test_view_changes_reuse_the_vectors(tiny_encoder, monkeypatch):
+def counting(model):
     calls = []
-    real = polysemy_tab.sense_vectors
-    monkeypatch.setattr(polysemy_tab.models, "load", lambda key: tiny_encoder)
-    monkeypatch.setattr(polysemy_tab, "load_model", lambda key, lang, progress=None: tiny_encoder)
-    monkeypatch.setattr(polysemy_tab, "sense_vectors", lambda *a: calls.append(a[1]) or real(*a))
-    polysemy_tab._vectors.cache_clear()
-    progress = lambda *a, **k: None  # noqa: E731
-    first, _ = polysemy_tab.compare("bank", SENTENCES, ["minilm"], True, "last", "mean", "pca", "2", "en", progress)
-    other_view, _ = polysemy_tab.compare("bank", SENTENCES, ["minilm"], True, "0", "mean", "pca", "3", "en", progress)
-    assert len(calls) == 1 and other_view.views[0].coords.shape[1] == 3 and first.views[0].coords.shape[1] == 2
-    polysemy_tab.compare(
-        "bank", SENTENCES + "\nriver | the river bank was muddy .", ["minilm"], True, "last", "mean", "pca", "2", "en", progress
-    )
-    polysemy_tab._vectors.cache_clear()
-    assert len(calls) == 2
+
+    def load(key):
+        calls.append(key)
+        return model
+
+    return load, calls
+
+
+def test_view_changes_reuse_the_vectors(tiny_encoder):
+    cache.clear_all()
+    load, calls = counting(tiny_encoder)
+    first = run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",)), load=load)
+    other_view = run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",), layer="0", projection="tsne", dims=3), load=load)
+    assert len(calls) == 1 and other_view.models[0].coords.shape[1] == 3 and first.models[0].coords.shape[1] == 2
+    assert other_view.models[0].layer == 0 and first.models[0].layer == 2
+    run_polysemy(PolysemyRequest("bank", SENTENCES + "\nriver | the river bank was muddy .", ("minilm",)), load=load)
+    run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",), pooling="first"), load=load)
+    cache.clear_all()
+    assert len(calls) == 3
+
+
+def test_concurrent_identical_runs_share_one_forward_pass(tiny_encoder):
+    cache.clear_all()
+    load, calls = counting(tiny_encoder)
+    barrier, errors = threading.Barrier(8), []
+
+    def student():
+        barrier.wait()  # all eight press "run" at once
+        try:
+            run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",)), load=load)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=student) for _ in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    cache.clear_all()
+    assert not errors and len(calls) == 1
 
 
 def test_layer_choices_follow_the_chosen_models_depth(tiny_encoder, monkeypatch):
-    monkeypatch.setattr(polysemy_tab.models, "load", lambda key: tiny_encoder)
+    cache.clear_all()
     monkeypatch.setattr(polysemy_tab, "load_model", lambda key, lang, progress=None: tiny_encoder)
-    polysemy_tab._vectors.cache_clear()
-    result, data = polysemy_tab.compare(
-        "bank", SENTENCES, ["minilm"], False, "12", "mean", "pca", "2", "en", lambda *a, **k: None
-    )
-    update = polysemy_tab.show(result, data, "en", "12")[-1]
-    polysemy_tab._vectors.cache_clear()
+    result = polysemy_tab.compare("bank", SENTENCES, ["minilm"], False, "12", "mean", "pca", "2", "en")
+    update = polysemy_tab.show(result, "en", "12")[-1]
+    cache.clear_all()
     assert [v for _, v in update["choices"]] == ["last", "0", "1", "2"]  # the tiny model: embeddings + 2 layers
     assert update["value"] == "last"  # layer 12 does not exist in a 2-layer model
+    assert result.models[0].layer_fallback
+
+
+def test_fifty_runs_and_language_switches_write_no_file(tiny_encoder, tiny_glove, monkeypatch, tmp_path):
+    cache.clear_all()
+    exports = tmp_path / "exports"
+    monkeypatch.setattr("playground.ui.common.EXPORT_DIR", exports)
+    models = {"minilm": tiny_encoder, "glove": tiny_glove}
+    monkeypatch.setattr(polysemy_tab, "load_model", lambda key, lang, progress=None: models[key])
+    for n in range(50):
+        lang = ("en", "zh")[n % 2]
+        result = polysemy_tab.run_event("bank", SENTENCES, ["minilm", "glove"], True, str(n % 3), "mean", "pca", "2", lang, None)
+        polysemy_tab.show(result, lang, "last")
+    assert not exports.exists() or not any(exports.rglob("*"))
+    paths = polysemy_tab.render.exports(result, "en")  # the download button builds them, on click only
+    cache.clear_all()
+    assert len(paths) == 4 and all(p.startswith(str(exports)) for p in paths)

@@ -8,9 +8,11 @@ import gradio as gr
 import numpy as np
 import pytest
 
+from playground import cache
 from playground.alignment import parse_sentences
-from playground.embeddings import compare_senses
+from playground.embeddings import PolysemyRequest, parse_layer, run_polysemy
 from playground.errors import InputError
+from playground.serialize import jsonable
 from playground.figures.polysemy import highlighted, layer_curve_figure, scatter_figure, similarity_figure
 from playground.ui import polysemy_render as render
 from playground.ui import polysemy_tab
@@ -23,32 +25,36 @@ BANK = (
 )
 
 
+def run(lms, word, sentences, **options):
+    by_key = {lm.spec.key: lm for lm in lms}
+    cache.clear_all()  # vectors are cached by model key: start from the tiny models themselves
+    return run_polysemy(PolysemyRequest(word, sentences, tuple(by_key), **options), load=by_key.__getitem__)
+
+
 @pytest.fixture(scope="module")
 def result(tiny_mlm, tiny_clm, tiny_glove):
-    targets = parse_sentences("bank", BANK + "\nno word here")
-    return compare_senses([tiny_mlm, tiny_clm, tiny_glove], "bank", targets)
+    return run([tiny_mlm, tiny_clm, tiny_glove], "bank", BANK + "\nno word here")
 
 
 def test_scatter_has_one_subplot_per_view_and_one_legend_entry_per_sense(result):
     fig = scatter_figure(result).to_dict()
-    assert len(fig["layout"]["annotations"]) == len(result.views)  # subplot titles
+    assert len(fig["layout"]["annotations"]) == len(result.models)  # subplot titles
     assert all(tr["type"] == "scatter" for tr in fig["data"])
     assert sorted(tr["name"] for tr in fig["data"] if tr["showlegend"]) == ["money", "river"]
-    assert sum(len(tr["x"]) for tr in fig["data"]) == sum(len(v.vectors.rows) for v in result.views)
+    assert sum(len(tr["x"]) for tr in fig["data"]) == sum(len(v.rows) for v in result.models)
 
 
 def test_scatter_3d(tiny_mlm):
-    targets = parse_sentences("bank", BANK)
-    fig = scatter_figure(compare_senses([tiny_mlm], "bank", targets, dims=3)).to_dict()
+    fig = scatter_figure(run([tiny_mlm], "bank", BANK, dims=3)).to_dict()
     assert {tr["type"] for tr in fig["data"]} == {"scatter3d"}
 
 
 def test_heatmap_and_curve(result):
     heat = similarity_figure(result).to_dict()
-    assert [tr["type"] for tr in heat["data"]] == ["heatmap"] * len(result.views)
+    assert [tr["type"] for tr in heat["data"]] == ["heatmap"] * len(result.models)
     assert all(np.asarray(tr["z"]).shape == (4, 4) for tr in heat["data"])
     curve = layer_curve_figure(result, layer="L").to_dict()
-    assert len(curve["data"]) == 2 * len(result.views)
+    assert len(curve["data"]) == 2 * len(result.models)
     assert curve["layout"]["xaxis"]["title"]["text"] == "L"
 
 
@@ -58,7 +64,7 @@ def test_hover_highlights_the_target():
 
 
 def test_payload_is_plain_json(result):
-    data = json.loads(json.dumps(render.payload(result), allow_nan=False))
+    data = json.loads(json.dumps(jsonable(result), allow_nan=False))
     assert [m["key"] for m in data["models"]] == ["tiny-bert", "tiny-bert:input", "tiny-gpt2", "tiny-gpt2:input", "tiny-glove"]
     assert data["sentences"][-1]["span"] is None
     for m in data["models"]:
@@ -69,22 +75,22 @@ def test_payload_is_plain_json(result):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_reading_and_notes_in_both_languages(result, lang):
     text = render.reading(result, lang)
-    assert "tiny GloVe" in text and text == render.reading(result, lang)
+    assert STRINGS["polysemy.read_static"][lang == "zh"].format(model="tiny GloVe") in text  # the static baseline's line
+    assert text != render.reading(result, "zh" if lang == "en" else "en")  # really translated
     assert ("只从左往右读" if lang == "zh" else "left to right") in text  # the causal model gets the left-context caveat
     assert "5" in render.notes(result, lang)  # sentence 5 lacks the word
 
 
 def test_reading_without_labels(tiny_glove):
-    targets = parse_sentences("bank", "the bank\nthe bank again")
-    assert render.reading(compare_senses([tiny_glove], "bank", targets), "en") == STRINGS["polysemy.read_no_labels"][0]
+    assert render.reading(run([tiny_glove], "bank", "the bank\nthe bank again"), "en") == STRINGS["polysemy.read_no_labels"][0]
 
 
 def test_exports(result):
-    paths = render.exports(result, render.figures(result, "en"), render.payload(result))
+    paths = render.exports(result, "en")
     vectors, scores, page, data = map(Path, paths)
     rows = list(csv.reader(vectors.open()))
-    assert len(rows) == 1 + sum(len(v.vectors.rows) for v in result.views)
-    assert len(list(csv.reader(scores.open()))) == 1 + sum(len(v.separation) for v in result.views)
+    assert len(rows) == 1 + sum(len(v.rows) for v in result.models)
+    assert len(list(csv.reader(scores.open()))) == 1 + sum(v.num_layers + 1 for v in result.models)
     assert page.read_text().count("plotly-graph-div") >= 3
     assert json.loads(data.read_text())["word"] == "bank"
 
@@ -100,9 +106,9 @@ def test_every_error_code_has_both_languages():
 
 
 def test_layer_parsing():
-    assert polysemy_tab._layer("last") is None and polysemy_tab._layer("3") == 3
+    assert parse_layer("last") is None and parse_layer("3") == 3 and parse_layer(3) == 3
     with pytest.raises(InputError):
-        polysemy_tab._layer("-2")
+        parse_layer("-2")
 
 
 def test_tab_builds_with_a_public_endpoint():
@@ -110,8 +116,9 @@ def test_tab_builds_with_a_public_endpoint():
         lang = gr.Radio(["en", "zh"], value="en")
         params = polysemy_tab.build_tab(UIContext(lang, Localizer()))
     assert {"word", "sentences", "models", "layer"} <= set(params)
-    names = [dep.api_name for dep in demo.fns.values()]
-    assert "polysemy" in names
+    public = {dep.api_name for dep in demo.fns.values() if dep.api_visibility != "private"}
+    assert "polysemy" in public  # the JSON endpoint; the tab's own events stay private
+    assert [dep.fn for dep in demo.fns.values() if dep.api_name == "polysemy"] == [polysemy_tab.polysemy_api]
 
 
 def test_presets_are_valid():

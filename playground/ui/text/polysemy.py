@@ -83,6 +83,8 @@ STRINGS = {
         "在第 {rows} 句中没有找到该词，已略去。",
     ),
     "polysemy.note": ("{model}: {note}", "{model}：{note}"),
+    "polysemy.note.no_piece": ("{n} sentence(s) had no piece at the word", "{n} 个句子中没有词元覆盖该词"),
+    "polysemy.note.not_in_vocabulary": ("'{word}' is not in the {model} vocabulary", "“{word}”不在 {model} 的词表中"),
     "polysemy.zh_needs_model": (
         "Chinese needs a Chinese-capable model such as **BERT base Chinese** (`bert-chinese`), which loads from the Hugging Face "
         "Hub. The bundled offline models (MiniLM, SmolLM2, GloVe) are English-only: they will run, but their vectors for Chinese "
@@ -112,6 +114,8 @@ STRINGS = {
         "Options: pooling {pooling}, projection {projection}, dims 2 or 3.",
         "可选项：子词合并 {pooling}，降维 {projection}，维数 2 或 3。",
     ),
+    "error.polysemy_no_models": ("Choose at least one model.", "请至少选择一个模型。"),
+    "error.polysemy_kind": ("{model} gives no word vectors to compare.", "{model} 不提供可比较的词向量。"),
     "error.polysemy_layer": (
         "Layer must be 'last' or a number from 0; got {layer!r}.",
         "层必须是 'last' 或从 0 开始的数字；现在是 {layer!r}。",
