@@ -22,7 +22,7 @@ def status_markdown(lang: str) -> str:
             if where.ok
             else t("status.unavailable", lang, reason=why_unavailable(spec, lang))
         )
-        rows.append(f"| {spec.label} (`{spec.hf_id}`) | {t(f"kind.{spec.kind}", lang)} | {', '.join(spec.languages)} | {state} |")
+        rows.append(f"| {spec.label} (`{spec.hf_id}`) | {t('kind.' + spec.kind, lang)} | {', '.join(spec.languages)} | {state} |")
     return "\n".join(head + rows)
 
 
