@@ -24,7 +24,10 @@ import torch  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from playground import models  # noqa: E402
-from playground.ui import attention_views as av  # noqa: E402
+from playground import attention as att  # noqa: E402
+from playground.attention_view import AttentionViewRequest, run_attention_view  # noqa: E402
+from playground.serialize import jsonable  # noqa: E402
+from playground.ui.attention_render import render as draw  # noqa: E402
 
 WORDS = (
     "The animal didn't cross the street because it was too tired, so it lay down by the old stone wall "
@@ -66,15 +69,18 @@ def main() -> None:
     for key in args.models:
         lm = models.load(key)
         text = text_of(lm, args.tokens)
-        service = av.AttentionService(capacity=2)
-        service.result(key, text, "", "en")  # the one forward pass a sentence costs
-        n = service.result(key, text, "", "en")[1].shape[2]
+        att.attention_maps(key, text)  # the one forward pass a sentence costs
+        n = att.attention_maps(key, text)[1].shape[2]
+
+        def render(view, layer, head, query):
+            return draw(run_attention_view(AttentionViewRequest(key, text, "", view, layer, head, query)), "en")
+
         layers, heads = lm.model.config.num_hidden_layers, lm.model.config.num_attention_heads
         state = {"i": 0}
 
         def switch():  # a new layer and head each time, figure included
             state["i"] += 1
-            av.render(service, key, text, "", "head", state["i"] % layers, state["i"] % heads, -1, 0, "", "en")
+            render("head", state["i"] % layers, state["i"] % heads, -1)
 
         def fresh():
             with torch.inference_mode():
@@ -88,11 +94,10 @@ def main() -> None:
         )
         sizes = {}
         for view in ("head", "layer", "tokens", "rollout", "entropy"):
-            out = av.render(service, key, text, "", view, 1, 1, 5, 0, "", "en")
+            out = render(view, 1, 1, 5)
             sizes[view] = len(out["plot"].to_json())
-        sizes["overview (PNG)"] = png_bytes(av.render(service, key, text, "", "overview", 0, 0, 0, 0, "", "en")["image"])
-        lm_, result = service.result(key, text, "", "en")
-        sizes["API JSON"] = len(json.dumps(av.api_payload(lm_, result, 1, 1)))
+        sizes["overview (PNG)"] = png_bytes(render("overview", 0, 0, 0)["image"])
+        sizes["API JSON"] = len(json.dumps(jsonable(att.run_attention(att.AttentionRequest(key, text, "", 1, 1)))))
         print("  response sizes (KB): " + ", ".join(f"{k} {v / 1024:.0f}" for k, v in sizes.items()))
 
 

@@ -1,18 +1,20 @@
 """Self-attention maps: softmax(QKᵀ/√d) for every layer and head of a real model, and summaries of them.
 
-One forward pass per (model, text) gives all maps; `AttentionCache` keeps them so that
-switching layer, head or view costs no model call.
+One forward pass per (model, text) gives all maps; a `BoundedCache` keeps them so that
+switching layer, head or view costs no model call. `run_attention` is the JSON the API returns;
+`run_attention_view` is everything one view of the tab draws (the renderer only turns it into figures).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any, Callable, Hashable
+import os
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 import numpy as np
 
+from playground import models
+from playground.cache import BoundedCache
 from playground.errors import InputError
 
 MAX_TOKENS = 512  # longest input the tab accepts (BERT's limit; longer maps stop being readable)
@@ -20,7 +22,9 @@ CAUSAL_KINDS = ("causal",)  # kinds whose self-attention is masked to the past
 
 
 @dataclass(frozen=True)
-class AttentionRequest:
+class AttentionText:
+    """What one forward pass reads: a sentence and, for pair models, a second one."""
+
     text: str
     text_pair: str = ""  # segment B for sentence-pair models (token_type_ids = 1)
 
@@ -60,7 +64,7 @@ def token_limit(lm: Any) -> int:
     return min(limits)
 
 
-def encode(lm: Any, request: AttentionRequest) -> dict[str, list[int]]:
+def encode(lm: Any, request: AttentionText) -> dict[str, list[int]]:
     """Token ids, segment ids and special-token flags of one request (no padding)."""
     if not request.text.strip():
         raise InputError("attention_empty_text", "Type a sentence first.")
@@ -80,7 +84,7 @@ def encode(lm: Any, request: AttentionRequest) -> dict[str, list[int]]:
     }
 
 
-def extract_attention(lm: Any, requests: list[AttentionRequest], dtype: Any = np.float32) -> list[AttentionResult]:
+def extract_attention(lm: Any, requests: list[AttentionText], dtype: Any = np.float32) -> list[AttentionResult]:
     """All attention maps for each request, from one padded forward pass (a class's requests share it)."""
     import torch
 
@@ -158,38 +162,120 @@ def summarize(result: AttentionResult, layer: int) -> AttentionSummary:
     )
 
 
-class AttentionCache:
-    """The last few computed values (extracted maps) by key; concurrent first requests compute once."""
+FLOAT16_ABOVE = 64 * 2**20  # maps bigger than this are kept as float16 (a 512-token SmolLM2 input: 141 MB)
+API_CELLS = 40_000  # cells per T x T matrix in one API response, so the JSON stays under 1 MB
+_CACHES: dict[str, BoundedCache] = {}
 
-    def __init__(self, capacity: int = 4):
-        self.capacity = max(1, capacity)
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()
-        self._key_locks: dict[Hashable, threading.Lock] = {}
 
-    def _lookup(self, key: Hashable) -> tuple[bool, Any]:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return True, self._items[key]
-            return False, self._key_locks.setdefault(key, threading.Lock())
+def cache(name: str) -> BoundedCache:
+    """The shared caches ("maps", "captures"), made on first use (the size is read then, not at import).
 
-    def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        found, value = self._lookup(key)
-        if found:
-            return value
-        with value:  # the first caller computes; others wait, then find it cached
-            found, cached = self._lookup(key)
-            if found:
-                return cached
-            result = compute()
-            with self._lock:
-                self._items[key] = result
-                self._key_locks.pop(key, None)
-                while len(self._items) > self.capacity:
-                    self._items.popitem(last=False)
-            return result
+    Shared by all sessions: a class on one sentence costs one forward pass.
+    """
+    if name not in _CACHES:
+        capacity = int(os.environ.get("PLAYGROUND_ATTENTION_CACHE", "4"))
+        _CACHES.setdefault(name, BoundedCache(capacity * (4 if name == "captures" else 1), f"attention {name}"))
+    return _CACHES[name]
 
-    def __contains__(self, key: Hashable) -> bool:
-        with self._lock:
-            return key in self._items
+
+def same_call(fn: Callable) -> Callable:
+    """The default `gpu` wrapper: call the function as it is (the UI passes `spaces.GPU` on ZeroGPU)."""
+    return fn
+
+
+def _extract(lm: Any, request: AttentionText) -> AttentionResult:
+    (result,) = extract_attention(lm, [request])
+    if result.attentions.nbytes > FLOAT16_ABOVE:
+        return replace(result, attentions=result.attentions.astype(np.float16))
+    return result
+
+
+def attention_maps(
+    model: str, text: str, text_b: str = "", load: Callable = models.load, gpu: Callable = same_call
+) -> tuple[Any, AttentionResult]:
+    """The loaded model and all its maps for this text (one forward pass per model and text, then cached)."""
+    lm = load(model)
+    request = AttentionText(text or "", text_b or "")
+    return lm, cache("maps").get((lm.spec.key, request), lambda: gpu(_extract)(lm, request))
+
+
+@dataclass(frozen=True)
+class AttentionRequest:
+    """One head of one layer for the /attention API (row_start picks the window of a long matrix)."""
+
+    model: str
+    text: str
+    text_b: str = ""
+    layer: int = 0
+    head: int = 0
+    row_start: int = 0
+
+
+@dataclass(frozen=True)
+class AttentionRun:
+    """The JSON of /attention: one head's matrix and the summaries, T x T matrices in row windows (< 1 MB)."""
+
+    model: str
+    model_id: str
+    device: str
+    tokens: list[str]
+    token_type_ids: list[int]
+    special: list[bool]
+    causal: bool
+    layers: int
+    heads: int
+    layer: int
+    head: int
+    row_start: int
+    row_stop: int
+    matrix: list[list[float]]  # rows row_start..row_stop-1 of the head's map, 4 decimals
+    mean_over_heads: list[list[float]]
+    rollout: list[list[float]]
+    first_token_share: list[float]  # per layer
+    special_share: list[float]  # per layer
+    head_entropy_bits: list[list[float]]  # (layers, heads)
+
+
+def clamp(value: Any, low: int, high: int) -> int:
+    try:
+        return min(max(int(value), low), high)
+    except (TypeError, ValueError):
+        return low
+
+
+def attention_run(lm: Any, result: AttentionResult, layer: int, head: int, row_start: int = 0) -> AttentionRun:
+    """One head plus the summaries of extracted maps; an out-of-range layer or head is an InputError."""
+    layers, heads, length = result.shape
+    matrix = head_map(result, layer, head)
+    summary = summarize(result, layer)
+    rows = max(1, min(length, API_CELLS // length))
+    start = clamp(row_start, 0, length - 1)
+    stop = min(length, start + rows)
+    window = lambda m: np.round(m[start:stop].astype(np.float64), 4).tolist()  # noqa: E731
+    return AttentionRun(
+        model=lm.spec.key,
+        model_id=lm.spec.hf_id,
+        device=lm.device,
+        tokens=list(result.tokens),
+        token_type_ids=list(result.token_type_ids),
+        special=list(result.special),
+        causal=result.causal,
+        layers=layers,
+        heads=heads,
+        layer=layer,
+        head=head,
+        row_start=start,
+        row_stop=stop,
+        matrix=window(matrix),
+        mean_over_heads=window(summary.mean_over_heads),
+        rollout=window(summary.rollout),
+        first_token_share=np.round(summary.first_share, 4).tolist(),
+        special_share=np.round(summary.special_share, 4).tolist(),
+        head_entropy_bits=np.round(summary.entropy, 3).tolist(),
+    )
+
+
+def run_attention(request: AttentionRequest, load: Callable = models.load, gpu: Callable = same_call) -> AttentionRun:
+    """The /attention API: maps from the cache (or one forward pass), then one head and the summaries."""
+    lm, result = attention_maps(request.model, request.text, request.text_b, load, gpu)
+    return attention_run(lm, result, int(request.layer), int(request.head), int(request.row_start))

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from playground.attention import CAUSAL_KINDS, AttentionRequest, encode
+from playground.attention import CAUSAL_KINDS, AttentionText, encode
 from playground.errors import InputError
 
 # Names of the query/key/value projections inside an attention block: variants as data.
@@ -86,7 +86,7 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
     return x * cos[:, None, :] + rotated * sin[:, None, :]
 
 
-def capture_layer(lm: Any, request: AttentionRequest, layer: int) -> LayerCapture:
+def capture_layer(lm: Any, request: AttentionText, layer: int) -> LayerCapture:
     """Run the model once on `request`, keeping the q, k, v of `layer` and its attention."""
     import torch
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import asdict, dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import torch
 
-from playground import sampling
+from playground import models, sampling
 from playground.errors import InputError
 from playground.models import LoadedModel
 from playground.sampling import Distribution, SamplingSettings
@@ -49,9 +49,12 @@ class GenerationResult:
     seed: int
     samples: tuple[Sample, ...]
     done: bool  # False while streaming
+    model_label: str = ""
+    no_chinese: bool = False  # the prompt has Chinese characters the model was not trained on (a note, not in the JSON)
 
     def to_dict(self) -> dict:
         out = asdict(self)
+        del out["model_label"], out["no_chinese"]  # for the page's notes; the documented JSON stays as it was
         for sample in out["samples"]:
             for tok in sample["tokens"]:
                 tok["alternatives"] = [[text, round(p, 6)] for text, p in tok["alternatives"]]
@@ -150,7 +153,18 @@ class Sampler:
             Sample(self._texts[row][self._start[row] :], tuple(c), bool(self._finished[row]))
             for row, c in enumerate(self.choices)
         )
-        return GenerationResult(lm.spec.key, lm.spec.hf_id, lm.device, self.prompt, self.settings, self.seed, samples, self.done)
+        return GenerationResult(
+            lm.spec.key,
+            lm.spec.hf_id,
+            lm.device,
+            self.prompt,
+            self.settings,
+            self.seed,
+            samples,
+            self.done,
+            lm.spec.label,
+            sampling.unsupported_chinese(lm, self.prompt),
+        )
 
 
 def generate_stream(
@@ -172,3 +186,103 @@ def generate(
     """`n_samples` continuations of `prompt` with their per-token probabilities."""
     *_, last = generate_stream(lm, prompt, s, max_new_tokens, n_samples, seed, every=max_new_tokens + 1)
     return last
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    prompt: str
+    model: str = ""  # "" = the first available causal model
+    temperature: float = 0.8
+    top_k: int = 0
+    top_p: float = 1.0
+    max_new_tokens: int = 40
+    n_samples: int = 1
+    seed: int = 0
+
+
+def stream_generate(
+    request: GenerateRequest, load: Callable[[str], LoadedModel] = models.load, every: int = 1
+) -> Iterator[GenerationResult]:
+    """Frozen snapshots of the samples as they grow (every `every` tokens), the last one with done=True."""
+    s = sampling.settings(request.temperature, request.top_k, request.top_p)
+    lm = sampling.causal_model(request.model, load)
+    yield from generate_stream(lm, request.prompt, s, request.max_new_tokens, request.n_samples, int(request.seed or 0), every)
+
+
+def run_generate(request: GenerateRequest, load: Callable[[str], LoadedModel] = models.load) -> GenerationResult:
+    """Sampled continuations with, per token, its probability, rank and the most probable alternatives."""
+    *_, last = stream_generate(request, load, every=sampling.MAX_NEW_TOKENS + 1)
+    return last
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    prompt: str
+    model: str = ""
+    temperatures: tuple[float, ...] = (0.1, 0.8, 1.5)
+    top_k: int = 0
+    top_p: float = 1.0
+    max_new_tokens: int = 40
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class TemperatureComparison:
+    next_token: sampling.NextTokenRun  # one distribution view per temperature
+    continuations: tuple[GenerationResult, ...]  # one sample per temperature, same seed
+
+    def to_dict(self) -> dict:
+        return {**self.next_token.to_dict(), "continuations": [run.to_dict() for run in self.continuations]}
+
+
+def run_compare(request: CompareRequest, load: Callable[[str], LoadedModel] = models.load) -> TemperatureComparison:
+    """Several temperatures side by side: the distributions they sample from and one continuation each."""
+    variants = [sampling.settings(temp, request.top_k, request.top_p) for temp in request.temperatures]
+    lm = sampling.causal_model(request.model, load)
+    seed = int(request.seed or 0)
+    return TemperatureComparison(
+        sampling.next_token(lm, request.prompt, variants),
+        tuple(generate(lm, request.prompt, s, int(request.max_new_tokens), 1, seed) for s in variants),
+    )
+
+
+@dataclass(frozen=True)
+class StepRequest:
+    prompt: str
+    model: str = ""
+    temperature: float = 0.8
+    top_k: int = 0
+    top_p: float = 1.0
+    max_new_tokens: int = 40
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class StepRun:
+    model_id: str
+    device: str
+    model_label: str
+    step: int  # how many tokens have been drawn
+    distribution: Distribution | None  # sample 0's distribution at this step; None when the sampler had finished
+    chosen_text: str  # the token drawn, readable
+    generation: GenerationResult
+    done: bool
+
+
+def run_step(
+    sampler: Sampler | None, request: StepRequest, load: Callable[[str], LoadedModel] = models.load
+) -> tuple[Sampler, StepRun]:
+    """One more token of a user's step-through; a new prompt, model or seed starts a fresh sampler.
+
+    The sampler (key/value cache and generator) is the user's own state: the caller keeps it (gr.State).
+    """
+    s = sampling.settings(request.temperature, request.top_k, request.top_p)
+    lm = sampling.causal_model(request.model, load)
+    seed = int(request.seed or 0)
+    if sampler is None or (sampler.model_key, sampler.prompt, sampler.seed) != (lm.spec.key, request.prompt, seed):
+        sampler = Sampler(lm, request.prompt, s, seed, 1, int(request.max_new_tokens))
+    sampler.settings = s  # the sliders may change between steps
+    view = sampler.step(lm, view=True)
+    chosen = "" if view is None else sampling.token_text(lm.tokenizer, view.chosen)
+    run = StepRun(lm.spec.hf_id, lm.device, lm.spec.label, sampler.steps, view, chosen, sampler.result(lm), sampler.done)
+    return sampler, run

@@ -8,19 +8,24 @@ student sees is exactly what `generate(do_sample=True, ...)` draws from.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import torch
 from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
+from playground import availability, models
+from playground.alignment import is_cjk
 from playground.errors import InputError
 from playground.models import LoadedModel
+from playground.registry import get_spec
 
 MAX_TEMPERATURE = 2.0
 MAX_NEW_TOKENS = 200
 MAX_SAMPLES = 5
 N_SHOWN = 20  # tokens drawn as bars
 STAGES = ("raw", "temperature", "top_k", "top_p")
+KINDS = ("causal",)  # the model kinds that sample text left to right
 
 
 @dataclass(frozen=True)
@@ -145,6 +150,8 @@ class NextTokenResult:
     prompt: str
     settings: tuple[SamplingSettings, ...]  # one per view
     views: tuple[Distribution, ...]
+    model_label: str = ""
+    no_chinese: bool = False  # the prompt has Chinese characters the model was not trained on (a note, not in the JSON)
 
     def to_dict(self) -> dict:
         return {
@@ -190,6 +197,52 @@ def next_token(lm: LoadedModel, prompt: str, variants: list[SamplingSettings]) -
     if not variants:
         raise ValueError("give at least one set of sampling settings")
     logits = next_token_logits(lm, encode_prompt(lm, prompt))
+    views = tuple(distribution(lm, logits, s) for s in variants)
     return NextTokenResult(
-        lm.spec.key, lm.spec.hf_id, lm.device, prompt, tuple(variants), tuple(distribution(lm, logits, s) for s in variants)
+        lm.spec.key, lm.spec.hf_id, lm.device, prompt, tuple(variants), views, lm.spec.label, unsupported_chinese(lm, prompt)
     )
+
+
+def unsupported_chinese(lm: LoadedModel, prompt: str) -> bool:
+    """Whether the prompt has Chinese characters and the model does not speak Chinese (the tab then says so)."""
+    return any(is_cjk(ch) for ch in prompt) and not lm.spec.speaks("zh")
+
+
+@dataclass(frozen=True)
+class NextTokenRequest:
+    prompt: str
+    model: str = ""  # "" = the first available causal model
+    temperature: float = 0.8
+    top_k: int = 0
+    top_p: float = 1.0
+    temperatures: tuple[float, ...] = ()  # one view per temperature (same top-k, top-p); empty = one view at `temperature`
+
+
+NextTokenRun = NextTokenResult  # the result of run_next_token; its JSON is `to_dict()` (the documented /next_token schema)
+
+
+def default_model() -> str | None:
+    specs = availability.available_specs(*KINDS)
+    return specs[0].key if specs else None
+
+
+def causal_model(key: str | None, load: Callable[[str], LoadedModel] = models.load) -> LoadedModel:
+    """The allow-listed causal model for `key` ("" = the default), refused before any weights load if it is not causal."""
+    key = key or default_model() or ""
+    try:
+        spec = get_spec(key)
+    except ValueError:
+        raise InputError(
+            "sampling_unknown_model",
+            "Unknown model {name!r}: only models listed by the operator can be used.",
+            name=str(key)[:80],
+        ) from None
+    if spec.kind not in KINDS:
+        raise InputError("sampling_not_causal", "{model} is not a causal (GPT-style) language model.", model=spec.label)
+    return load(spec.key)
+
+
+def run_next_token(request: NextTokenRequest, load: Callable[[str], LoadedModel] = models.load) -> NextTokenRun:
+    """The next-token distribution of the prompt under each settings variant (one forward pass)."""
+    variants = [settings(temp, request.top_k, request.top_p) for temp in (request.temperatures or [request.temperature])]
+    return next_token(causal_model(request.model, load), request.prompt, variants)

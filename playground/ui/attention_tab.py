@@ -4,8 +4,22 @@ from __future__ import annotations
 
 import gradio as gr
 
-from playground.ui import attention_views as av
-from playground.ui.common import export_file, export_figure_html, export_json, friendly_errors, model_choices, unavailable_panel
+from playground import attention as att
+from playground.attention_view import VIEWS, AttentionViewRequest, run_attention_view
+from playground.figures.attention import MAX_ROWS, overview_cell
+from playground.serialize import jsonable
+from playground.ui.attention_render import matrix_csv, render
+from playground.ui.common import (
+    download_row,
+    export_file,
+    export_figure_html,
+    export_json,
+    friendly_errors,
+    load_model,
+    model_choices,
+    on_gpu,
+    unavailable_panel,
+)
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
@@ -18,10 +32,35 @@ def _default(choices: list[tuple[str, str]], prefer: str) -> str | None:
     return prefer if prefer in keys else (keys[0] if keys else None)
 
 
+def _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=None):
+    """The backend's view (maps and captures come from its cache after the first call) -- errors in the user's language."""
+    request = AttentionViewRequest(
+        model_key, text_a or "", text_pair or "", view_id, layer_i, head_i, query_i, row_i, other_key or ""
+    )
+    with friendly_errors(lang):
+        return run_attention_view(request, load=lambda key: load_model(key, lang, progress), gpu=on_gpu)
+
+
+def _exports(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=gr.Progress()):
+    """Built on click from the cached maps: the API's JSON, the figure on screen and the matrix as CSV."""
+    view_run = _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress)
+    out = render(view_run, lang)
+    request = att.AttentionRequest(model_key, text_a or "", text_pair or "", view_run.layer, view_run.head, row_i)
+    with friendly_errors(lang):  # the same backend entry as the /attention API, served from the cached maps
+        payload = jsonable(att.run_attention(request, load=lambda key: load_model(key, lang, progress), gpu=on_gpu))
+    stem = f"attention-{model_key}-L{view_run.layer}-H{view_run.head}"
+    paths = [export_json(f"{stem}.json", payload)]
+    figure = out["plot"] or out["plot2"]
+    if figure is not None:
+        paths.append(export_figure_html(f"{stem}-{view_id}.html", figure))
+    paths.append(export_file(f"{stem}.csv", matrix_csv(view_run.maps.tokens, view_run.matrix)))
+    return paths
+
+
 def build_tab(ui: UIContext) -> dict:
-    loc, service = ui.loc, av.AttentionService()
+    loc = ui.loc
     models = model_choices(KINDS, "en")
-    view_keys = [(f"attention.view.{v}", v) for v in av.VIEWS]
+    view_keys = [(f"attention.view.{v}", v) for v in VIEWS]
     view_choices = lambda lang: [(t(k, lang), v) for k, v in view_keys]  # noqa: E731
     loc.add(gr.Markdown(t("attention.intro")), value="attention.intro")
     with gr.Row():
@@ -60,54 +99,35 @@ def build_tab(ui: UIContext) -> dict:
     plot2 = gr.Plot(show_label=False, visible=False)
     image = gr.Image(format="png", interactive=False, show_label=False, visible=False, elem_id="attention-overview")
     step = gr.Markdown(visible=False, elem_id="attention-step")
-    with gr.Row():
-        export = loc.add(gr.Button(t("attention.export"), size="sm"), value="attention.export")
-        files = loc.add(gr.File(label=t("attention.files"), file_count="multiple", interactive=False), label="attention.files")
+    inputs = [model, text, text_b, view, layer, head, query, row_start, other, ui.lang]
+    download_row(loc, _exports, inputs, label_key="attention.files")  # built on click, from the cached maps
     unavailable_panel(KINDS, loc)
 
-    inputs = [model, text, text_b, view, layer, head, query, row_start, other, ui.lang]
     outputs = [info, plot, plot2, image, step, layer, head, query, row_start]
 
     def show(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=gr.Progress()):
-        with friendly_errors(lang):
-            out = av.render(
-                service, model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress
-            )
-        layers, heads, length = out["result"].shape
+        view_run = _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress)
+        out = render(view_run, lang)
+        layers, heads, length = view_run.maps.shape
         return (
             out["info"],
             gr.update(value=out["plot"], visible=out["plot"] is not None),
             gr.update(value=out["plot2"], visible=out["plot2"] is not None),
             gr.update(value=out["image"], visible=out["image"] is not None),
             gr.update(value=out["step"], visible=bool(out["step"])),
-            gr.update(maximum=layers - 1, value=out["layer"]),
-            gr.update(maximum=heads - 1, value=out["head"]),
+            gr.update(maximum=layers - 1, value=view_run.layer),
+            gr.update(maximum=heads - 1, value=view_run.head),
             gr.update(maximum=length - 1),
-            gr.update(maximum=max(1, length - 1), visible=length > av.figs.MAX_ROWS),
+            gr.update(maximum=max(1, length - 1), visible=length > MAX_ROWS),
         )
-
-    def exports(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=gr.Progress()):
-        with friendly_errors(lang):
-            out = av.render(
-                service, model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress
-            )
-            payload = av.api_payload(out["lm"], out["result"], out["layer"], out["head"], row_i)
-        stem = f"attention-{model_key}-L{out['layer']}-H{out['head']}"
-        paths = [export_json(f"{stem}.json", payload)]
-        figure = out["plot"] or out["plot2"]
-        if figure is not None:
-            paths.append(export_figure_html(f"{stem}-{view_id}.html", figure))
-        matrix = out["matrix"] if out["matrix"] is not None else av.att.head_map(out["result"], out["layer"], out["head"])
-        paths.append(export_file(f"{stem}.csv", av.matrix_csv(out["result"].tokens, matrix)))
-        return paths
 
     def attention(
         model: str, text: str, text_b: str = "", layer: int = 0, head: int = 0, row_start: int = 0, lang: str = "en"
     ) -> dict:
         """Attention of one layer and head (tokens, T x T matrix in row windows) and the summaries, as JSON."""
-        lm, result = service.result(model, text, text_b, lang)
+        request = att.AttentionRequest(model, text or "", text_b or "", int(layer), int(head), int(row_start))
         with friendly_errors(lang):
-            return av.api_payload(lm, result, int(layer), int(head), int(row_start))
+            return jsonable(att.run_attention(request, load=lambda key: load_model(key, lang), gpu=on_gpu))
 
     shown = gr.State(False)  # whether this user has a result on screen
     for event in (run.click, text.submit):
@@ -124,10 +144,16 @@ def build_tab(ui: UIContext) -> dict:
         slider.release(show, inputs, outputs, api_visibility="private")
 
     def open_thumbnail(model_key: str, text_a: str, text_pair: str, lang: str, evt: gr.SelectData):
-        return av.select_thumbnail(service, evt, model_key, text_a, text_pair, lang)
+        """A click on the overview image -> that layer and head, opened as one head."""
+        with friendly_errors(lang):
+            _, maps = att.attention_maps(model_key, text_a, text_pair, lambda key: load_model(key, lang), on_gpu)
+        x, y = (evt.index if isinstance(evt.index, (list, tuple)) else (0, 0))[:2]
+        cell = overview_cell(int(x), int(y), maps.shape[0], maps.shape[1])
+        if cell is None:
+            return gr.update(), gr.update(), gr.update()
+        return cell[0], cell[1], "head"
 
     image.select(open_thumbnail, [model, text, text_b, ui.lang], [layer, head, view], api_visibility="private")
-    export.click(exports, inputs, files, api_visibility="private")
     gr.api(attention, api_name="attention")
     share_link_row("attention", {"model": model, "text": text, "text_b": text_b, "view": view, "layer": layer, "head": head}, loc)
     return {"model": model, "text": text, "text_b": text_b, "view": view, "layer": layer, "head": head}

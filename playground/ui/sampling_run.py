@@ -1,9 +1,10 @@
-"""The sampling tab's events: next-token views, streamed generation, temperature comparison, step-through.
+"""The sampling tab's events and renderer: each event calls a backend entry and draws its frozen result.
 
 Step-through keeps one `generation.Sampler` per user in `gr.State`: it lives on the
 server (State never travels to the browser), holds the prefix's key/value cache
 so each click costs one token, and is dropped when the session ends or after
 STATE_TTL_S. A cache of ≤ 200 + prompt tokens is a few MB for SmolLM2.
+Downloads are built from the kept result only when the user asks (`build_downloads`).
 """
 
 from __future__ import annotations
@@ -12,38 +13,26 @@ from typing import Any, Iterator
 
 import gradio as gr
 
-from playground import availability, generation, sampling
-from playground.alignment import is_cjk
+from playground import generation, sampling
 from playground.figures import sampling as figs
-from playground.ui.common import check_keys, export_figure_html, export_file, export_json, friendly_errors, load_model, provenance
+from playground.ui.common import export_figure_html, export_file, export_json, friendly_errors, load_model
 from playground.ui.i18n import t
 
-KINDS = ("causal",)
+KINDS = sampling.KINDS
 DEFAULT_TEMPERATURES = (0.1, 0.8, 1.5)
 STATE_TTL_S = 1800
+default_model = sampling.default_model
 
 
-def default_model() -> str | None:
-    specs = availability.available_specs(*KINDS)
-    return specs[0].key if specs else None
+def _load(lang: str, progress: Any = None):
+    return lambda key: load_model(key, lang, progress)
 
 
-def _model(key: str | None, lang: str, progress: Any = None):
-    (spec,) = check_keys([key or default_model() or ""], lang)
-    if spec.kind not in KINDS:
-        raise gr.Error(t("error.sampling_not_causal", lang, model=spec.label))
-    return load_model(spec.key, lang, progress)
-
-
-def _settings(temperature, top_k, top_p, lang: str) -> sampling.SamplingSettings:
-    with friendly_errors(lang):
-        return sampling.settings(temperature, top_k, top_p)
-
-
-def _info(lm, prompt: str, lang: str) -> str:
-    lines = [provenance(lm, lang)]
-    if any(is_cjk(ch) for ch in prompt) and not lm.spec.speaks("zh"):
-        lines.append(t("sampling.no_chinese", lang, model=lm.spec.label))
+def _info(result: Any, lang: str) -> str:
+    """Provenance, and a note when the prompt is Chinese and the model does not speak it (the backend measured which)."""
+    lines = [t("common.provenance", lang, model=result.model_id, device=result.device)]
+    if result.no_chinese:
+        lines.append(t("sampling.no_chinese", lang, model=result.model_label))
     return "\n".join(f"- {line}" for line in lines)
 
 
@@ -77,78 +66,91 @@ def _html(result: generation.GenerationResult, lang: str, label: str | None = No
     )
 
 
+def next_token_figure(result: sampling.NextTokenRun, lang: str):
+    view, s = result.views[0], result.settings[0]
+    return figs.distribution_figure(view, _stage_titles(view, s, lang), t("sampling.prob_axis", lang))
+
+
+def compare_figure(result: generation.TemperatureComparison, lang: str):
+    titles = [
+        f"{t('sampling.compare_title', lang, t=s.temperature)}<br>"
+        f"{t('sampling.stage.stats', lang, h=v.entropy['top_p'], n=v.nucleus_size)}"
+        for s, v in zip(result.next_token.settings, result.next_token.views)
+    ]
+    return figs.temperature_figure(result.next_token.views, titles, t("sampling.prob_axis", lang))
+
+
+def compare_html(result: generation.TemperatureComparison, lang: str) -> str:
+    runs = result.continuations
+    return "".join(
+        _html(run, lang, f"T = {run.settings.temperature:g}:", legend=i == len(runs) - 1) for i, run in enumerate(runs)
+    )
+
+
 def next_token_view(prompt, model, temperature, top_k, top_p, lang, progress=gr.Progress()):
-    """Figure, summary, provenance and downloads for the next-token distribution of `prompt`."""
-    lm, s = _model(model, lang, progress), _settings(temperature, top_k, top_p, lang)
+    """Figure, summary and provenance of the next-token distribution of `prompt`; the result is kept for downloads."""
+    request = sampling.NextTokenRequest(prompt, model or "", temperature, top_k, top_p)
     with friendly_errors(lang):
-        result = sampling.next_token(lm, prompt, [s])
-    view = result.views[0]
-    fig = figs.distribution_figure(view, _stage_titles(view, s, lang), t("sampling.prob_axis", lang))
-    files = [export_json("next_token.json", result.to_dict()), export_figure_html("next_token.html", fig)]
-    return fig, _summary(view, s, lang), _info(lm, prompt, lang), files
+        result = sampling.run_next_token(request, _load(lang, progress))
+    return (*render_next_token(result, lang), ("next_token", result), result)
+
+
+def render_next_token(result: sampling.NextTokenRun, lang: str) -> tuple:
+    """Figure, summary and provenance of a kept next-token result (a language switch redraws it, no model call)."""
+    info = _info(result, lang)
+    return next_token_figure(result, lang), _summary(result.views[0], result.settings[0], lang), info
 
 
 def generate_view(prompt, model, temperature, top_k, top_p, max_new, n_samples, seed, lang, progress=gr.Progress()) -> Iterator:
-    """Streams the coloured samples as they grow; downloads at the end."""
-    lm, s = _model(model, lang, progress), _settings(temperature, top_k, top_p, lang)
-    info = _info(lm, prompt, lang)
+    """Streams the coloured samples as they grow; the last snapshot is kept for downloads."""
+    request = generation.GenerateRequest(prompt, model or "", temperature, top_k, top_p, max_new, n_samples, seed)
     with friendly_errors(lang):
-        stream = generation.generate_stream(lm, prompt, s, int(max_new), int(n_samples), int(seed or 0), every=2)
-        for result in stream:
-            if not result.done:
-                yield _html(result, lang), info, gr.update()
-    page = _html(result, lang)
-    yield page, info, [export_json("generation.json", result.to_dict()), export_file("generation.html", page)]
+        for result in generation.stream_generate(request, _load(lang, progress), every=2):
+            info = _info(result, lang)
+            yield _html(result, lang), info, (("generation", result) if result.done else gr.update())
 
 
 def compare_view(prompt, model, t1, t2, t3, top_k, top_p, max_new, seed, lang, progress=gr.Progress()):
     """Three temperatures: the distributions they sample from, and one continuation each (same seed)."""
-    lm = _model(model, lang, progress)
-    variants = [_settings(temp, top_k, top_p, lang) for temp in (t1, t2, t3)]
+    request = generation.CompareRequest(prompt, model or "", (t1, t2, t3), top_k, top_p, max_new, seed)
     with friendly_errors(lang):
-        result = sampling.next_token(lm, prompt, variants)
-        runs = [generation.generate(lm, prompt, s, int(max_new), 1, int(seed or 0)) for s in variants]
-    titles = [
-        f"{t('sampling.compare_title', lang, t=s.temperature)}<br>"
-        f"{t('sampling.stage.stats', lang, h=v.entropy['top_p'], n=v.nucleus_size)}"
-        for s, v in zip(variants, result.views)
-    ]
-    fig = figs.temperature_figure(result.views, titles, t("sampling.prob_axis", lang))
-    page = "".join(
-        _html(run, lang, f"T = {s.temperature:g}:", legend=i == len(runs) - 1) for i, (s, run) in enumerate(zip(variants, runs))
-    )
-    payload = {**result.to_dict(), "continuations": [run.to_dict() for run in runs]}
-    return (
-        fig,
-        page,
-        _info(lm, prompt, lang),
-        [export_json("temperatures.json", payload), export_figure_html("temperatures.html", fig)],
-    )
+        result = generation.run_compare(request, _load(lang, progress))
+    info = _info(result.next_token, lang)
+    return compare_figure(result, lang), compare_html(result, lang), info, ("temperatures", result)
 
 
 def step_view(sampler, prompt, model, temperature, top_k, top_p, max_new, seed, lang, progress=gr.Progress()):
     """One more token for this user's step-through; a new prompt, model or seed starts a fresh one."""
-    lm, s = _model(model, lang, progress), _settings(temperature, top_k, top_p, lang)
-    seed = int(seed or 0)
+    request = generation.StepRequest(prompt, model or "", temperature, top_k, top_p, max_new, seed)
     with friendly_errors(lang):
-        if sampler is None or (sampler.model_key, sampler.prompt, sampler.seed) != (lm.spec.key, prompt, seed):
-            sampler = generation.Sampler(lm, prompt, s, seed, 1, int(max_new))
-        sampler.settings = s  # the sliders may change between steps
-        view = sampler.step(lm, view=True)
-    if view is None:
-        return sampler, gr.update(), gr.update(), t("sampling.step_done", lang), _info(lm, prompt, lang)
+        sampler, run = generation.run_step(sampler, request, _load(lang, progress))
+    info = _info(run.generation, lang)
+    if run.distribution is None:
+        return sampler, gr.update(), gr.update(), t("sampling.step_done", lang), info
+    view, s = run.distribution, run.generation.settings
     fig = figs.distribution_figure(view, _stage_titles(view, s, lang), t("sampling.prob_axis", lang))
-    status = t(
-        "sampling.step_status",
-        lang,
-        step=sampler.steps,
-        token=sampling.token_text(lm.tokenizer, view.chosen),
-        rank=view.chosen_rank,
-        p=view.chosen_prob,
-    )
-    if sampler.done:
+    status = t("sampling.step_status", lang, step=run.step, token=run.chosen_text, rank=view.chosen_rank, p=view.chosen_prob)
+    if run.done:
         status += "\n\n" + t("sampling.step_done", lang)
-    return sampler, fig, _html(sampler.result(lm), lang), status, _info(lm, prompt, lang)
+    return sampler, fig, _html(run.generation, lang), status, info
+
+
+def build_downloads(kept: tuple[str, Any] | None, lang: str) -> list[str]:
+    """On click: the JSON and the figure or page of the last next-token, generation or comparison run."""
+    if not kept:
+        return []
+    kind, result = kept
+    if kind == "next_token":
+        return [
+            export_json("next_token.json", result.to_dict()),
+            export_figure_html("next_token.html", next_token_figure(result, lang)),
+        ]
+    if kind == "generation":
+        return [export_json("generation.json", result.to_dict()), export_file("generation.html", _html(result, lang))]
+    return [
+        export_json("temperatures.json", result.to_dict()),
+        export_figure_html("temperatures.html", compare_figure(result, lang)),
+    ]
 
 
 def next_token_api(
@@ -161,10 +163,9 @@ def next_token_api(
     lang: str = "en",
 ) -> dict:
     """Next-token distribution views; `temperatures` gives one view per temperature (else one for `temperature`)."""
-    lm = _model(model, lang)
-    variants = [_settings(temp, top_k, top_p, lang) for temp in (temperatures or [temperature])]
+    request = sampling.NextTokenRequest(prompt, model or "", temperature, top_k, top_p, tuple(temperatures or ()))
     with friendly_errors(lang):
-        return sampling.next_token(lm, prompt, variants).to_dict()
+        return sampling.run_next_token(request, _load(lang)).to_dict()
 
 
 def generate_api(
@@ -179,6 +180,6 @@ def generate_api(
     lang: str = "en",
 ) -> dict:
     """Sampled continuations with, per token, its probability, rank and the most probable alternatives."""
-    lm, s = _model(model, lang), _settings(temperature, top_k, top_p, lang)
+    request = generation.GenerateRequest(prompt, model or "", temperature, top_k, top_p, max_new_tokens, n_samples, seed)
     with friendly_errors(lang):
-        return generation.generate(lm, prompt, s, max_new_tokens, n_samples, seed).to_dict()
+        return generation.run_generate(request, _load(lang)).to_dict()

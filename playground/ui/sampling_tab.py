@@ -8,7 +8,7 @@ import gradio as gr
 
 from playground import sampling
 from playground.ui import sampling_run as run
-from playground.ui.common import model_choices, unavailable_panel
+from playground.ui.common import download_row, model_choices, unavailable_panel
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
@@ -81,10 +81,9 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             value="sampling.generate_button",
         )
     info = gr.Markdown(elem_classes="tp-provenance")
-    files = loc.add(
-        gr.File(label=t("sampling.exports", "en"), file_count="multiple", height=120, elem_id="sampling-files"),
-        label="sampling.exports",
-    )
+    kept = gr.State(None)  # ("next_token" | "generation" | "temperatures", result): what the downloads are built from
+    with gr.Column(elem_id="sampling-files"):
+        download_row(loc, run.build_downloads, [kept, ui.lang], label_key="sampling.exports")
 
     _header(loc, "sampling.next_header")
     next_plot = gr.Plot(show_label=False, elem_id="sampling-next-plot")
@@ -121,28 +120,26 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     sampler = gr.State(None, time_to_live=run.STATE_TTL_S)  # per user, server-side: the prefix's KV cache and RNG
 
     settings = [temperature, top_k, top_p]
-    next_inputs, next_outputs = [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, files]
-    next_shown = gr.State(False)  # whether this user has a next-token view on screen
-    next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private").success(
-        lambda: True, None, next_shown, api_visibility="private"
-    )
-    # A language switch redraws the next-token view (one forward pass); generated samples keep their language.
+    next_result = gr.State(None)  # this user's next-token result on screen, redrawn on a language switch
+    next_inputs, next_outputs = [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, kept, next_result]
+    next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private")
+    # A language switch redraws the kept next-token result (no model call); generated samples keep their language.
     ui.lang.change(
-        lambda has, *args: run.next_token_view(*args, progress=None) if has else [gr.update()] * len(next_outputs),
-        [next_shown] + next_inputs,
-        next_outputs,
+        lambda result, lang: run.render_next_token(result, lang) if result is not None else [gr.update()] * 3,
+        [next_result, ui.lang],
+        [next_plot, next_summary, info],
         api_visibility="private",
     )
     generate_button.click(
         run.generate_view,
         [prompt, model, *settings, max_new, n_samples, seed, ui.lang],
-        [generated, info, files],
+        [generated, info, kept],
         api_visibility="private",
     )
     compare_button.click(
         run.compare_view,
         [prompt, model, *temps, top_k, top_p, max_new, seed, ui.lang],
-        [compare_plot, compared, info, files],
+        [compare_plot, compared, info, kept],
         api_visibility="private",
     )
     step_button.click(

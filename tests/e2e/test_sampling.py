@@ -25,7 +25,14 @@ def test_generation_and_step_through_render(page):
     page.locator("#sampling-generate").click()
     page.locator("#sampling-generated .tp-token").first.wait_for(timeout=120_000)
     page.wait_for_function("document.querySelectorAll('#sampling-generated .tp-sample').length === 3", timeout=120_000)
-    page.locator('#sampling-files [aria-label="generation.json"]').wait_for(timeout=180_000)  # the stream has ended
+    for _ in range(60):  # downloads are built on click, from the finished run: ask until the stream has ended
+        page.locator("#sampling-files button").filter(has_text="Prepare downloads").click()
+        try:
+            page.locator('#sampling-files [aria-label="generation.json"]').wait_for(timeout=3_000)
+            break
+        except Exception:
+            continue
+    page.locator('#sampling-files [aria-label="generation.json"]').wait_for(timeout=10_000)
     assert page.locator("#sampling-generated .tp-token").first.get_attribute("title").startswith("p = ")
     save_screenshot(page, "sampling-generate")
     for step in (1, 2):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from playground.attention import AttentionRequest, extract_attention, summarize
+from playground.attention import AttentionText, extract_attention, summarize
 from playground.attention_math import capture_layer, step_by_step
 from playground.positional import learned_position_similarity
 
@@ -12,7 +12,7 @@ TEXT = "The animal didn't cross the street because it was too tired."
 
 @pytest.fixture(scope="module")
 def maps(minilm, smollm):
-    return {lm.spec.key: extract_attention(lm, [AttentionRequest(TEXT)])[0] for lm in (minilm, smollm)}
+    return {lm.spec.key: extract_attention(lm, [AttentionText(TEXT)])[0] for lm in (minilm, smollm)}
 
 
 def test_shapes_rows_and_causality(minilm, smollm, maps):
@@ -45,7 +45,7 @@ def test_step_by_step_matches_the_real_model(request, key, layers, maps):
     lm = request.getfixturevalue("minilm" if key == "minilm" else "smollm")
     result = maps[key]
     for layer in layers:
-        capture = capture_layer(lm, AttentionRequest(TEXT), layer)
+        capture = capture_layer(lm, AttentionText(TEXT), layer)
         assert capture.rope == (key != "minilm")
         for head in range(result.shape[1]):
             for query in (0, len(result.tokens) // 2, len(result.tokens) - 1):
@@ -55,7 +55,7 @@ def test_step_by_step_matches_the_real_model(request, key, layers, maps):
 
 
 def test_sentence_pair_segments_on_minilm(minilm):
-    (result,) = extract_attention(minilm, [AttentionRequest("The cat sat.", "It was tired.")])
+    (result,) = extract_attention(minilm, [AttentionText("The cat sat.", "It was tired.")])
     first_b = result.token_type_ids.index(1)
     assert result.tokens[first_b - 1] == "[SEP]" and all(result.token_type_ids[first_b:])
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from playground import attention
-from playground.attention import AttentionCache, AttentionRequest, extract_attention, rollout, summarize
+from playground.attention import AttentionText, extract_attention, rollout, summarize
+from playground.cache import BoundedCache
 from playground.attention_math import capture_layer, step_by_step
 from playground.errors import InputError
 from playground.positional import learned_position_similarity, sinusoidal_encoding
@@ -19,7 +20,7 @@ def lm(request):
 
 
 def test_shapes_and_rows_sum_to_one(lm):
-    (result,) = extract_attention(lm, [AttentionRequest(TEXT)])
+    (result,) = extract_attention(lm, [AttentionText(TEXT)])
     cfg = lm.model.config
     assert result.attentions.shape == (cfg.num_hidden_layers, cfg.num_attention_heads, len(result.tokens), len(result.tokens))
     np.testing.assert_allclose(result.attentions.sum(-1), 1.0, atol=1e-5)
@@ -28,46 +29,46 @@ def test_shapes_and_rows_sum_to_one(lm):
 
 def test_causal_maps_are_zero_above_the_diagonal(tiny_clm, tiny_llama, tiny_encoder):
     for lm in (tiny_clm, tiny_llama):
-        (result,) = extract_attention(lm, [AttentionRequest(TEXT)])
+        (result,) = extract_attention(lm, [AttentionText(TEXT)])
         assert result.causal
         assert np.triu(result.attentions, k=1).max() == 0
-    (bidirectional,) = extract_attention(tiny_encoder, [AttentionRequest(TEXT)])
+    (bidirectional,) = extract_attention(tiny_encoder, [AttentionText(TEXT)])
     assert not bidirectional.causal and np.triu(bidirectional.attentions, k=1).max() > 0
 
 
 def test_batched_requests_match_single_ones(lm):
     texts = ["a dog", TEXT + " and the dog ran"]
-    batched = extract_attention(lm, [AttentionRequest(t) for t in texts])
+    batched = extract_attention(lm, [AttentionText(t) for t in texts])
     for text, result in zip(texts, batched):
-        (alone,) = extract_attention(lm, [AttentionRequest(text)])
+        (alone,) = extract_attention(lm, [AttentionText(text)])
         assert result.tokens == alone.tokens
         np.testing.assert_allclose(result.attentions, alone.attentions, atol=1e-5)
 
 
 def test_sentence_pairs_carry_segment_ids(tiny_encoder, tiny_llama):
-    (result,) = extract_attention(tiny_encoder, [AttentionRequest("the cat sat", "the dog ran")])
+    (result,) = extract_attention(tiny_encoder, [AttentionText("the cat sat", "the dog ran")])
     assert result.token_type_ids[0] == 0 and result.token_type_ids[-1] == 1
     assert sorted(set(result.token_type_ids)) == [0, 1]
     assert sum(result.special) == 3  # [CLS] A [SEP] B [SEP]
     with pytest.raises(InputError) as err:
-        extract_attention(tiny_llama, [AttentionRequest("the cat", "the dog")])
+        extract_attention(tiny_llama, [AttentionText("the cat", "the dog")])
     assert err.value.code == "attention_pair_unsupported"
 
 
 def test_bad_input_is_refused(tiny_encoder):
     with pytest.raises(InputError) as err:
-        extract_attention(tiny_encoder, [AttentionRequest("   ")])
+        extract_attention(tiny_encoder, [AttentionText("   ")])
     assert err.value.code == "attention_empty_text"
     with pytest.raises(InputError) as err:  # the tiny model reads 64 positions
-        extract_attention(tiny_encoder, [AttentionRequest("the cat " * 60)])
+        extract_attention(tiny_encoder, [AttentionText("the cat " * 60)])
     assert err.value.code == "attention_too_long"
-    (result,) = extract_attention(tiny_encoder, [AttentionRequest(TEXT)])
+    (result,) = extract_attention(tiny_encoder, [AttentionText(TEXT)])
     with pytest.raises(InputError):
         attention.head_map(result, 2, 0)
 
 
 def test_rollout_is_row_stochastic_and_summaries_have_shapes(lm):
-    (result,) = extract_attention(lm, [AttentionRequest(TEXT)])
+    (result,) = extract_attention(lm, [AttentionText(TEXT)])
     layers, heads, length = result.shape
     summary = summarize(result, layer=1)
     np.testing.assert_allclose(summary.rollout.sum(-1), 1.0, atol=1e-5)
@@ -87,10 +88,10 @@ def test_rollout_of_identity_attention_is_identity():
 @pytest.mark.parametrize("name", ["tiny_encoder", "tiny_roberta", "tiny_clm", "tiny_llama"])
 def test_step_by_step_reproduces_the_models_attention(request, name):
     lm = request.getfixturevalue(name)
-    (result,) = extract_attention(lm, [AttentionRequest(TEXT)])
+    (result,) = extract_attention(lm, [AttentionText(TEXT)])
     layers, heads, length = result.shape
     for layer in range(layers):
-        capture = capture_layer(lm, AttentionRequest(TEXT), layer)
+        capture = capture_layer(lm, AttentionText(TEXT), layer)
         for head in range(heads):
             for query in range(length):
                 step = step_by_step(capture, head, query)
@@ -100,14 +101,14 @@ def test_step_by_step_reproduces_the_models_attention(request, name):
 
 
 def test_grouped_query_attention_and_rope_on_llama(tiny_llama):
-    capture = capture_layer(tiny_llama, AttentionRequest(TEXT), 0)
+    capture = capture_layer(tiny_llama, AttentionText(TEXT), 0)
     assert capture.rope and capture.q.shape[1] == 4 and capture.k.shape[1] == 2
     assert [step_by_step(capture, h, 0).kv_head for h in range(4)] == [0, 0, 1, 1]
     assert np.isinf(step_by_step(capture, 0, 0).scores[1:]).all()  # the future is masked
 
 
 def test_cache_computes_once_per_key():
-    cache, calls = AttentionCache(capacity=2), []
+    cache, calls = BoundedCache(capacity=2), []  # the attention maps' cache class
     compute = lambda key: lambda: calls.append(key) or key  # noqa: E731
     for key in ["a", "a", "b", "a", "c", "a"]:
         assert cache.get(key, compute(key)) == key

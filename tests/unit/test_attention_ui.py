@@ -1,4 +1,4 @@
-"""The Attention tab's server side: one model call per (model, text), light responses, figures' structure."""
+"""The Attention tab's backend views and renderer: one model call per (model, text), light responses, figures' structure."""
 
 import json
 from types import SimpleNamespace
@@ -6,19 +6,30 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from playground import attention as att
 from playground.attention import AttentionResult
+from playground.attention_view import AttentionViewRequest, run_attention_view
+from playground.cache import clear_all
 from playground.figures import attention as figs
-from playground.ui import attention_views as av
+from playground.serialize import jsonable
+from playground.ui import attention_render as ar
 
 TEXT = "the cat sat on the mat"
 
 
 @pytest.fixture
-def service(monkeypatch, tiny_encoder, tiny_llama):
-    """A service whose model keys resolve to the tiny models instead of the registry."""
+def service(tiny_encoder, tiny_llama):
+    """`load` resolving model keys to the tiny models, with the backend's caches empty."""
+    clear_all()
     tiny = {"tiny-encoder": tiny_encoder, "tiny-llama": tiny_llama}
-    monkeypatch.setattr(av, "load_model", lambda key, lang, progress=None: tiny[key])
-    return av.AttentionService(capacity=2)
+    yield tiny.__getitem__
+    clear_all()
+
+
+def show(load, model, text, text_b, view, layer, head, query, row_start, other, lang):
+    """What the tab does for one event: the backend's view, then the renderer."""
+    view_run = run_attention_view(AttentionViewRequest(model, text, text_b, view, layer, head, query, row_start, other), load)
+    return {**ar.render(view_run, lang), "layer": view_run.layer, "head": view_run.head}
 
 
 def count_forwards(lm):
@@ -33,22 +44,22 @@ def test_switching_layer_head_or_view_does_not_call_the_model(service, tiny_enco
         for view in ["head", "layer", "overview", "tokens", "mean", "rollout", "special", "entropy", "positional"]:
             for layer in range(2):
                 for head in range(4):
-                    out = av.render(service, "tiny-encoder", TEXT, "", view, layer, head, 2, 0, "tiny-encoder", "en")
+                    out = show(service, "tiny-encoder", TEXT, "", view, layer, head, 2, 0, "tiny-encoder", "en")
                     assert out["layer"] == layer and out["head"] == head
         assert len(calls) == 1
-        av.render(service, "tiny-encoder", TEXT + " again", "", "head", 0, 0, 0, 0, "", "en")
+        show(service, "tiny-encoder", TEXT + " again", "", "head", 0, 0, 0, 0, "", "en")
         assert len(calls) == 2  # a new sentence is a new forward pass
     finally:
         handle.remove()
 
 
 def test_step_view_captures_each_layer_once(service, tiny_llama):
-    av.render(service, "tiny-llama", TEXT, "", "head", 0, 0, 0, 0, "", "en")
+    show(service, "tiny-llama", TEXT, "", "head", 0, 0, 0, 0, "", "en")
     calls, handle = count_forwards(tiny_llama)
     try:
         for head in range(4):
             for query in range(-1, 5):
-                out = av.render(service, "tiny-llama", TEXT, "", "step", 1, head, query, 0, "", "zh")
+                out = show(service, "tiny-llama", TEXT, "", "step", 1, head, query, 0, "", "zh")
                 assert out["plot"] is not None and ("| −∞ |" in out["step"]) == (query != -1)  # causal: later keys masked
         assert len(calls) == 1
     finally:
@@ -56,7 +67,7 @@ def test_step_view_captures_each_layer_once(service, tiny_llama):
 
 
 def test_compare_puts_causal_and_bidirectional_side_by_side(service):
-    out = av.render(service, "tiny-encoder", TEXT, "", "compare", 1, 3, 0, 0, "tiny-llama", "en")
+    out = show(service, "tiny-encoder", TEXT, "", "compare", 1, 3, 0, 0, "tiny-llama", "en")
     heatmaps = [trace for trace in out["plot"].data if trace.type == "heatmap"]
     assert len(heatmaps) == 2
     left, right = (np.asarray(h.z) for h in heatmaps)
@@ -64,7 +75,7 @@ def test_compare_puts_causal_and_bidirectional_side_by_side(service):
 
 
 def test_out_of_range_sliders_are_clamped(service):
-    out = av.render(service, "tiny-encoder", TEXT, "", "head", 99, 99, 99, 99, "", "en")
+    out = show(service, "tiny-encoder", TEXT, "", "head", 99, 99, 99, 99, "", "en")
     assert (out["layer"], out["head"]) == (1, 3)
 
 
@@ -81,7 +92,7 @@ def synthetic(length=512, layers=30, heads=9, causal=True):
 def test_responses_stay_under_one_megabyte_at_512_tokens():
     result = synthetic()
     lm = SimpleNamespace(spec=SimpleNamespace(key="fake", hf_id="fake/fake"), device="cpu")
-    payload = json.dumps(av.api_payload(lm, result, 29, 8, row_start=500))
+    payload = json.dumps(jsonable(att.attention_run(lm, result, 29, 8, row_start=500)))
     assert len(payload) < 1_000_000
     assert json.loads(payload)["row_stop"] == 512
     head = figs.heatmap_figure(result.tokens, result.attentions[0, 0], "t", row_start=256)
@@ -120,6 +131,39 @@ def test_token_view_and_labels():
 
 
 def test_csv_export_has_token_header():
-    text = av.matrix_csv(["a", "b"], np.array([[1.0, 0.0], [0.25, 0.75]]))
+    text = ar.matrix_csv(["a", "b"], np.array([[1.0, 0.0], [0.25, 0.75]]))
     lines = text.strip().splitlines()
     assert lines[0].split(",")[1:] == ["0·a", "1·b"] and lines[2].endswith("0.25,0.75")
+
+
+API_KEYS = {
+    "model", "model_id", "device", "tokens", "token_type_ids", "special", "causal", "layers", "heads", "layer", "head",
+    "row_start", "row_stop", "matrix", "mean_over_heads", "rollout", "first_token_share", "special_share", "head_entropy_bits",
+}  # fmt: skip
+
+
+def test_run_attention_returns_the_documented_json(service, tiny_clm):
+    load = lambda key: tiny_clm if key == "tiny-gpt2" else service(key)  # noqa: E731
+    for key, causal in [("tiny-encoder", False), ("tiny-llama", True), ("tiny-gpt2", True)]:
+        data = jsonable(att.run_attention(att.AttentionRequest(key, TEXT, "", 1, 2, 0), load))
+        assert set(data) == API_KEYS and data["causal"] == causal and (data["layer"], data["head"]) == (1, 2)
+        matrix = np.array(data["matrix"])
+        assert matrix.shape == (len(data["tokens"]),) * 2
+        np.testing.assert_allclose(matrix.sum(-1), 1, atol=1e-3)
+        assert (np.triu(matrix, 1).max() == 0) == causal
+        assert np.array(data["head_entropy_bits"]).shape == (data["layers"], data["heads"])
+        step = run_attention_view(AttentionViewRequest(key, TEXT, view="step", layer=1, head=1, query=2), load).step
+        assert step.max_error < 1e-4  # the recomputed weights match the model's (GPT-2: fused c_attn)
+    with pytest.raises(att.InputError) as err:
+        att.run_attention(att.AttentionRequest("tiny-encoder", TEXT, "", 9, 0, 0), load)
+    assert err.value.code == "attention_bad_head"
+
+
+def test_views_and_language_switches_write_no_files(service):
+    from playground.ui.common import EXPORT_DIR
+
+    before = sorted(EXPORT_DIR.rglob("*")) if EXPORT_DIR.exists() else []
+    views = ["head", "layer", "overview", "tokens", "mean", "rollout", "special", "entropy", "step", "positional"]
+    for i in range(50):
+        show(service, "tiny-encoder", TEXT, "", views[i % len(views)], i % 2, i % 4, 1, 0, "", ("en", "zh")[i % 2])
+    assert (sorted(EXPORT_DIR.rglob("*")) if EXPORT_DIR.exists() else []) == before

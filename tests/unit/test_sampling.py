@@ -169,3 +169,40 @@ def test_bad_runs_are_refused(tiny_clm):
 def test_empty_prompt_starts_from_the_start_token(tiny_clm):
     assert sampling.encode_prompt(tiny_clm, "") == [tiny_clm.tokenizer.bos_token_id]
     assert generation.generate(tiny_clm, "", sampling.settings(1.0, 0, 1.0), 3).samples[0].tokens
+
+
+def test_backend_entries_on_tiny_models(tiny_clm, tiny_llama):
+    """run_next_token / run_generate / run_compare / run_step with the loader swapped for tiny models."""
+    for tiny in (tiny_clm, tiny_llama):
+        load = lambda key: tiny  # noqa: E731  # "smollm2-instruct" is a registered causal key: the allow-list check runs
+        nxt = sampling.run_next_token(sampling.NextTokenRequest("the cat", "smollm2-instruct", temperatures=(0.1, 1.5)), load)
+        data = nxt.to_dict()
+        assert [v["temperature"] for v in data["views"]] == [0.1, 1.5] and "no_chinese" not in data
+        request = generation.GenerateRequest("the cat", "smollm2-instruct", 1.0, 0, 1.0, 6, 2, 3)
+        run = generation.run_generate(request, load)
+        assert run.done and len(run.samples) == 2 and "model_label" not in run.to_dict()
+        assert run.to_dict()["samples"] == generation.run_generate(request, load).to_dict()["samples"]  # same seed, same text
+        snapshots = list(generation.stream_generate(request, load, every=2))
+        assert snapshots[-1].to_dict() == run.to_dict() and not any(s.done for s in snapshots[:-1])
+        compare = generation.run_compare(generation.CompareRequest("the cat", "smollm2-instruct", (0.1, 1.5), 0, 1.0, 4), load)
+        assert len(compare.continuations) == 2 and len(compare.to_dict()["continuations"]) == 2
+        sampler, step = generation.run_step(None, generation.StepRequest("the cat", "smollm2-instruct", 1.0, 0, 1.0, 4, 3), load)
+        assert step.step == 1 and step.distribution.chosen == run_first_token(tiny, 3)
+
+
+def run_first_token(lm, seed):
+    return generation.generate(lm, "the cat", sampling.settings(1.0, 0, 1.0), 4, 1, seed).samples[0].tokens[0].token_id
+
+
+def test_backend_entries_refuse_bad_requests_before_loading():
+    def never(key):
+        raise AssertionError("no model may load")
+
+    for request, code in [
+        (sampling.NextTokenRequest("x", "minilm"), "sampling_not_causal"),
+        (sampling.NextTokenRequest("x", "smollm2-instruct", temperature=9), "sampling_temperature"),
+        (sampling.NextTokenRequest("x", "nope"), "sampling_unknown_model"),
+    ]:
+        with pytest.raises(InputError) as err:
+            sampling.run_next_token(request, never)
+        assert err.value.code == code

@@ -6,6 +6,7 @@ import gradio as gr
 import pytest
 
 from playground import generation, sampling
+from playground.errors import InputError
 from playground.figures import sampling as figs
 from playground.figures.common import MUTED
 from playground.ui import sampling_run as run
@@ -15,12 +16,14 @@ PROMPT = "the cat sat on"
 
 @pytest.fixture
 def tiny(monkeypatch, tiny_clm):
-    monkeypatch.setattr(run, "_model", lambda key, lang, progress=None: tiny_clm)
+    """Every model key resolves to the tiny GPT-2 (the backend's one model lookup is swapped)."""
+    monkeypatch.setattr(sampling, "causal_model", lambda key, load=None: tiny_clm)
     return tiny_clm
 
 
 def test_next_token_view(tiny):
-    fig, summary, info, files = run.next_token_view(PROMPT, "tiny", 1.0, 5, 0.9, "en")
+    fig, summary, info, kept, result = run.next_token_view(PROMPT, "tiny", 1.0, 5, 0.9, "en")
+    files = run.build_downloads(kept, "en")
     bars = [trace for trace in fig.data if trace.type == "bar"]
     assert len(bars) == 4 and all(len(b.x) == sampling.N_SHOWN for b in bars)
     top_k_colours = bars[2].marker.color
@@ -33,14 +36,16 @@ def test_next_token_view(tiny):
 def test_generate_view_streams_then_offers_downloads(tiny):
     updates = list(run.generate_view(PROMPT, "tiny", 1.0, 0, 1.0, 8, 3, 0, "en"))
     assert len(updates) > 1
-    page, info, files = updates[-1]
+    page, info, kept = updates[-1]
+    files = run.build_downloads(kept, "en")
     assert page.count('class="tp-sample"') == 3 and "tp-token" in page
     assert len(files) == 2 and json.load(open(files[0]))["seed"] == 0
     assert all(isinstance(u[0], str) for u in updates[:-1])
 
 
 def test_compare_view_one_column_and_one_continuation_per_temperature(tiny):
-    fig, page, info, files = run.compare_view(PROMPT, "tiny", 0.1, 0.8, 1.5, 0, 1.0, 6, 0, "en")
+    fig, page, info, kept = run.compare_view(PROMPT, "tiny", 0.1, 0.8, 1.5, 0, 1.0, 6, 0, "en")
+    files = run.build_downloads(kept, "en")
     assert len(fig.data) == 3 and page.count('class="tp-sample"') == 3
     views = json.load(open(files[0]))["views"]
     assert [v["temperature"] for v in views] == [0.1, 0.8, 1.5]
@@ -76,10 +81,18 @@ def test_bad_settings_become_gr_error(tiny):
 
 
 def test_non_causal_model_refused_before_loading():
+    def never(key):
+        raise AssertionError("no model may load")
+
+    with pytest.raises(InputError) as err:
+        sampling.causal_model("minilm", never)
+    assert err.value.code == "sampling_not_causal"
     with pytest.raises(gr.Error):
-        run._model("minilm", "en")
+        run.next_token_view(PROMPT, "minilm", 1.0, 0, 1.0, "en")
+    with pytest.raises(InputError):
+        sampling.causal_model("no-such-model", never)
     with pytest.raises(gr.Error):
-        run._model("not-a-model", "en")
+        run.next_token_view(PROMPT, "not-a-model", 1.0, 0, 1.0, "en")
 
 
 def test_chinese_prompt_on_english_model_says_so(tiny):
@@ -101,3 +114,16 @@ def test_generation_html_escapes_text(tiny):
     page = figs.generation_html(result, "S{n}", "p={p} {raw} {rank} {alternatives}", "key", "end")
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
     assert figs.probability_colour(0.0) != figs.probability_colour(1.0)
+
+
+def test_fifty_runs_write_no_files(tiny):
+    from playground.ui.common import EXPORT_DIR
+
+    before = sorted(EXPORT_DIR.rglob("*")) if EXPORT_DIR.exists() else []
+    for i in range(50):
+        lang = ("en", "zh")[i % 2]
+        _, _, _, _, result = run.next_token_view(PROMPT, "tiny", 1.0, i % 7, 0.9, lang)
+        run.render_next_token(result, lang)  # a language switch
+        if i % 10 == 0:
+            list(run.generate_view(PROMPT, "tiny", 1.0, 0, 1.0, 3, 1, i, lang))
+    assert (sorted(EXPORT_DIR.rglob("*")) if EXPORT_DIR.exists() else []) == before

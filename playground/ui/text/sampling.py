@@ -106,5 +106,9 @@ STRINGS = {
         "Prompt ({n} tokens) plus new tokens ({new}) exceeds the model's {limit} positions.",
         "提示词（{n} 个词元）加新词元（{new} 个）超过了模型的 {limit} 个位置。",
     ),
+    "error.sampling_unknown_model": (
+        "Unknown model {name!r}: only models listed by the operator can be used.",
+        "未知模型 {name!r}：只能使用运营者列出的模型。",
+    ),
     "error.sampling_not_causal": ("{model} is not a causal (GPT-style) language model.", "{model} 不是因果（GPT 式）语言模型。"),
 }

@@ -1,0 +1,171 @@
+"""The Attention tab's renderer: an `AttentionView` (backend) -> figures, image and text in the user's language."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import numpy as np
+
+from playground.attention_view import AttentionView
+from playground.figures import attention as figs
+from playground.ui.i18n import t
+
+
+def info_markdown(view: AttentionView, lang: str, extra: list[str]) -> str:
+    result = view.maps
+    layers, heads, length = result.shape
+    direction = t("attention.causal" if result.causal else "attention.bidirectional", lang)
+    provenance = t("common.provenance", lang, model=view.model_id, device=view.device)
+    lines = [t("attention.info", lang, provenance=provenance, n=length, layers=layers, heads=heads, direction=direction)]
+    if any(result.token_type_ids):
+        b = sum(result.token_type_ids)
+        lines.append(t("attention.segments", lang, a=length - b, b=b))
+    return "\n\n".join(lines + extra)
+
+
+def step_markdown(step: Any, lang: str, dims: int = 6) -> str:
+    """The numbers of the formula for one query: q, and per key its score, weight, k and v (truncated)."""
+    fmt = lambda v: ", ".join(f"{x:+.3f}" for x in v[:dims]) + (", …" if len(v) > dims else "")  # noqa: E731
+    d = step.q.shape[0]
+    rows = [
+        t("attention.step.q", lang, n=min(dims, d), d=d, values=fmt(step.q)),
+        "",
+        t("attention.step.table", lang),
+        "|---|---|---|---|---|",
+    ]
+    for j, token in enumerate(step.tokens):
+        score = "−∞" if not np.isfinite(step.scores[j]) else f"{step.scores[j]:+.3f}"
+        rows.append(f"| {j}·`{token}` | {score} | {step.weights[j]:.4f} | `{fmt(step.keys[j])}` | `{fmt(step.values[j])}` |")
+    summary = t(
+        "attention.step.summary",
+        lang,
+        head=step.head,
+        kv_head=step.kv_head,
+        d=d,
+        scale=step.scale,
+        rope=t("attention.step.rope", lang) if step.rope else "",
+        causal=t("attention.step.causal", lang) if step.causal else "",
+        error=step.max_error,
+        output=fmt(step.output),
+    )
+    return summary + "\n\n" + "\n".join(rows)
+
+
+def _heatmap(title_key: str):
+    def draw(v: AttentionView, lang: str, out: dict) -> None:
+        types = v.maps.token_type_ids if any(v.maps.token_type_ids) else None
+        axes = dict(x_title=t("attention.axis.key", lang), y_title=t("attention.axis.query", lang))
+        title = t(title_key, lang, layer=v.layer, head=v.head)
+        out["plot"] = figs.heatmap_figure(v.maps.tokens, v.matrix, title, v.row_start, types, **axes)
+
+    return draw
+
+
+def _head(v: AttentionView, lang: str, out: dict) -> None:
+    _heatmap("attention.title.head")(v, lang, out)
+    length = v.maps.shape[2]
+    if length > figs.MAX_ROWS:
+        stop = min(length, v.row_start + figs.MAX_ROWS) - 1
+        out["extra"].append(t("attention.rows_note", lang, start=v.row_start, stop=stop, n=length))
+
+
+def _layer(v: AttentionView, lang: str, out: dict) -> None:
+    out["plot"] = figs.layer_heads_figure(
+        v.maps.tokens,
+        v.maps.attentions[v.layer],
+        t("attention.title.layer", lang, layer=v.layer),
+        t("attention.head_n", lang, head="{head}"),
+    )
+
+
+def _overview(v: AttentionView, lang: str, out: dict) -> None:
+    out["image"] = figs.overview_image(v.maps.attentions)
+    out["extra"].append(t("attention.overview_help", lang))
+
+
+def _tokens(v: AttentionView, lang: str, out: dict) -> None:
+    title = t("attention.title.tokens", lang, layer=v.layer, head=v.head)
+    out["plot"] = figs.token_view_figure(v.maps.tokens, v.matrix, title, None if v.query < 0 else v.query)
+
+
+def _special(v: AttentionView, lang: str, out: dict) -> None:
+    out["plot"] = figs.share_figure(
+        v.summary.first_share,
+        v.summary.special_share,
+        t("attention.title.special", lang),
+        t("attention.first_token", lang, token=v.maps.tokens[0]),
+        t("attention.other_special", lang),
+        t("attention.axis.layer", lang),
+        t("attention.axis.share", lang),
+    )
+
+
+def _entropy(v: AttentionView, lang: str, out: dict) -> None:
+    out["plot"] = figs.entropy_figure(
+        v.summary.entropy, t("attention.title.entropy", lang), t("attention.axis.head", lang), t("attention.axis.layer", lang)
+    )
+
+
+def _compare(v: AttentionView, lang: str, out: dict) -> None:
+    panels = [(f"{p.label} · L{p.layer} H{p.head}", p.tokens, p.matrix) for p in v.compare]
+    out["plot"] = figs.compare_figure(panels, t("attention.title.compare", lang, layer=v.layer, head=v.head))
+
+
+def _step(v: AttentionView, lang: str, out: dict) -> None:
+    step = v.step
+    out["plot"] = figs.step_figure(
+        v.maps.tokens,
+        step.scores,
+        step.weights,
+        step.model_weights,
+        t("attention.title.step", lang, layer=v.layer, head=v.head, token=v.maps.tokens[step.query]),
+        (t("attention.step.scores", lang), t("attention.step.softmax", lang), t("attention.step.model", lang)),
+    )
+    out["step"] = step_markdown(step, lang)
+
+
+def _positional(v: AttentionView, lang: str, out: dict) -> None:
+    pos = v.positional
+    axes = (t("attention.axis.dimension", lang), t("attention.axis.position", lang))
+    out["plot"] = figs.positional_figure(pos.sinusoid, t("attention.title.sinusoid", lang, d=pos.d), *axes)
+    if pos.learned is None:
+        out["extra"].append(t("attention.no_learned", lang, model=v.model_label))
+    else:
+        out["plot2"] = figs.similarity_figure(pos.learned, t("attention.title.learned", lang, model=v.model_label), axes[1])
+
+
+# view -> how it is drawn (one row per view of `attention_view.VIEW_PARTS`)
+DRAW = {
+    "head": _head,
+    "layer": _layer,
+    "overview": _overview,
+    "tokens": _tokens,
+    "mean": _heatmap("attention.title.mean"),
+    "rollout": _heatmap("attention.title.rollout"),
+    "special": _special,
+    "entropy": _entropy,
+    "compare": _compare,
+    "step": _step,
+    "positional": _positional,
+}
+
+
+def render(view: AttentionView, lang: str) -> dict[str, Any]:
+    """plot, plot2, image, step markdown and info markdown for one view (figures are cheap: rebuilt each time)."""
+    out: dict[str, Any] = {"plot": None, "plot2": None, "image": None, "step": "", "extra": []}
+    DRAW[view.view](view, lang, out)
+    out["info"] = info_markdown(view, lang, out["extra"])
+    return out
+
+
+def matrix_csv(tokens: list[str], matrix: np.ndarray) -> str:
+    """A T x T matrix with token labels on the first row and column (spreadsheet-ready)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    labels = figs.token_labels(tokens)
+    writer.writerow(["query \\ key"] + labels)
+    for label, row in zip(labels, np.asarray(matrix, dtype=np.float64)):
+        writer.writerow([label] + [f"{x:.6g}" for x in row])
+    return buffer.getvalue()
