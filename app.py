@@ -50,7 +50,7 @@ def build_app() -> gr.Blocks:
         with gr.Tabs() as tabs:
             for tab_id, title, build in TABS:
                 with loc.add(gr.Tab(t(title), id=tab_id), label=title):
-                    shared[tab_id] = build(ui) or {}
+                    shared[tab_id] = build(ui)
         lang.change(loc.updates, lang, loc.components(), api_visibility="private", queue=False)
         demo.load(None, None, lang, js=DETECT_LANG)
         restore_from_url(demo, tabs, shared, lang)

@@ -155,5 +155,5 @@ def build_tab(ui: UIContext) -> dict:
 
     image.select(open_thumbnail, [model, text, text_b, ui.lang], [layer, head, view], api_visibility="private")
     gr.api(attention, api_name="attention")
-    share_link_row("attention", {"model": model, "text": text, "text_b": text_b, "view": view, "layer": layer, "head": head}, loc)
-    return {"model": model, "text": text, "text_b": text_b, "view": view, "layer": layer, "head": head}
+    params = {"model": model, "text": text, "text_b": text_b, "view": view, "layer": layer, "head": head}
+    return share_link_row("attention", params, ui)

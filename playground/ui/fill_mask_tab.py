@@ -95,5 +95,4 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     ui.lang.change(rerun_in, [last, ui.lang], outputs, api_visibility="private")
     gr.api(fill_mask_api, api_name="fill_mask")
     params = {"text": text, "models": models, "top_k": top_k}
-    share_link_row("fill_mask", params, loc)
-    return params
+    return share_link_row("fill_mask", params, ui)

@@ -191,5 +191,4 @@ def build_tab(ui) -> dict:
         "prefix": prefix,
         "draws": draws,
     }
-    share_link_row("masking", params, loc)
-    return params
+    return share_link_row("masking", params, ui)

@@ -196,5 +196,4 @@ def build_tab(ui) -> dict:
         "projection": projection,
         "dims": dims,
     }
-    share_link_row("polysemy", params, loc)
-    return params
+    return share_link_row("polysemy", params, ui)

@@ -163,5 +163,4 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         "samples": n_samples,
         "seed": seed,
     }
-    share_link_row("sampling", params, loc)
-    return params
+    return share_link_row("sampling", params, ui)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import math
+import time
+from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
 
-from playground.ui.i18n import LANGS, Localizer, t
+from playground.ui.i18n import LANGS, t
 
 ShareParams = dict[str, Any]  # url parameter -> gr component
 
@@ -68,12 +70,24 @@ def decode(raw: str, component: Any) -> Any:
     return raw
 
 
-def share_link_row(tab_id: str, params: ShareParams, loc: Localizer) -> None:
-    """A button that writes a link to the current view of this tab into a copyable box."""
-    names, components = list(params), list(params.values())
+@dataclass(frozen=True)
+class Shared:
+    """What a tab hands to the link restorer: its shareable inputs, and a hidden trigger to run the view."""
+
+    params: ShareParams
+    restored: Any  # hidden gr.Number; a link that filled this tab's inputs changes it, and the tab runs on .change
+
+
+def share_link_row(tab_id: str, params: ShareParams, ui: Any) -> Shared:
+    """A button that writes a link to the current view of this tab (inputs and language) into a copyable box.
+
+    The tab wires `shared.restored.change(<its run event>)`, so opening a link shows the result, not just the inputs.
+    """
+    names, components = list(params) + ["lang"], list(params.values()) + [ui.lang]
     with gr.Row():
-        button = loc.add(gr.Button(t("common.share"), size="sm", scale=0), value="common.share")
+        button = ui.loc.add(gr.Button(t("common.share"), size="sm", scale=0), value="common.share")
         link = gr.Textbox(show_label=False, buttons=["copy"], interactive=False, scale=4, container=False)
+    restored = gr.Number(0, visible=False)
 
     # Built in the browser: only the page knows the address the student sees (proxies, Spaces).
     js = f"""(...values) => {{
@@ -86,15 +100,17 @@ def share_link_row(tab_id: str, params: ShareParams, loc: Localizer) -> None:
         return window.location.origin + window.location.pathname + "?" + query.toString();
     }}"""
     button.click(None, components, link, js=js, api_visibility="private", queue=False)
+    return Shared(params, restored)
 
 
-def restore_from_url(demo: gr.Blocks, tabs: gr.Tabs, shared: dict[str, ShareParams], lang: Any) -> None:
-    """On page load, select `?tab=` and fill that tab's inputs from the query string.
+def restore_from_url(demo: gr.Blocks, tabs: gr.Tabs, shared: dict[str, Shared], lang: Any) -> None:
+    """On page load, select `?tab=`, fill that tab's inputs from the query string, and run its view.
 
     Each value is checked against its component (choices, numeric range, length); a value that does not
     fit is dropped, and one notice names the parameters that were ignored (never their values).
     """
-    flat = [(tab_id, name, comp) for tab_id, params in shared.items() for name, comp in params.items()]
+    flat = [(tab_id, name, comp) for tab_id, s in shared.items() for name, comp in s.params.items()]
+    triggers = [(tab_id, s.restored) for tab_id, s in shared.items()]
 
     def restore(request: gr.Request) -> list[Any]:
         query = dict(request.query_params) if request is not None else {}
@@ -114,6 +130,9 @@ def restore_from_url(demo: gr.Blocks, tabs: gr.Tabs, shared: dict[str, SharePara
                 ignored.append(name)  # a known parameter name, never the value that came with it
         if ignored:
             gr.Warning(t("common.link_ignored", lang_code, names=", ".join(ignored)))
+        ran = tab_id in shared and any(owner == tab_id and name in query for owner, name, _ in flat)
+        updates += [gr.update(value=time.time()) if ran and owner == tab_id else gr.update() for owner, _ in triggers]
         return updates
 
-    demo.load(restore, None, [tabs, lang] + [comp for _, _, comp in flat], api_visibility="private", queue=False)
+    outputs = [tabs, lang] + [comp for _, _, comp in flat] + [trigger for _, trigger in triggers]
+    demo.load(restore, None, outputs, api_visibility="private", queue=False)
