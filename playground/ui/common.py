@@ -31,10 +31,15 @@ def model_choices(kinds: Iterable[str], lang: str, languages: Iterable[str] | No
     """(label, key) for the available models of these kinds, optionally only those speaking one of `languages`."""
     wanted = set(languages or [])
     return [
-        (f"{s.label} · {s.family}", s.key)
+        (f"{model_label(s, lang)} · {s.family}", s.key)
         for s in availability.available_specs(*kinds)
         if not wanted or wanted & set(s.languages)
     ]
+
+
+def model_label(spec: ModelSpec, lang: str) -> str:
+    """A model's name for people: its label, marked when its weights ship with the app (they work offline)."""
+    return t("common.bundled_label", lang, label=spec.label) if spec.source == "bundled" else spec.label
 
 
 def on_gpu(fn: Callable) -> Callable:

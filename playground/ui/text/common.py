@@ -55,6 +55,7 @@ STRINGS = {
         "Some settings in this link were not valid and were ignored: {names}.",
         "此链接中的部分设置无效，已忽略：{names}。",
     ),
+    "common.bundled_label": ("{label} (bundled)", "{label}（内置）"),
     "common.prepare_downloads": ("Prepare downloads", "生成下载文件"),
     "common.downloads": ("Downloads", "下载"),
     "common.examples": ("Examples", "示例"),
