@@ -1,5 +1,6 @@
 """Transformer Playground: one Gradio page, one tab per concept. `python app.py` serves it."""
 
+import logging
 import os
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")  # the page talks to its own server only
@@ -71,4 +72,7 @@ def launch(demo: gr.Blocks, **kwargs) -> None:
 
 
 if __name__ == "__main__":
+    # One line per refused request (see ui.common.refuse); faults of ours still print their traceback.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # not one line per internal request
     launch(build_app())

@@ -86,25 +86,25 @@ def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> mode
     try:
         spec = get_spec(key)
     except ValueError:
-        raise gr.Error(t("common.unknown_model", lang, name=escape(key))) from None
+        raise refuse(t("common.unknown_model", lang, name=escape(key))) from None
     try:
         return models.load(key, on_load=on_load_message(lang, progress))
     except Exception as exc:  # a missing download or a broken cache: tell, don't crash
         log.warning("loading %s failed: %s", key, exc)  # the full reason, paths included, stays in the server log
-        raise gr.Error(t("common.model_failed", lang, model=escape(spec.label), reason=public_reason(exc))) from None
+        raise refuse(t("common.model_failed", lang, model=escape(spec.label), reason=public_reason(exc))) from None
 
 
 def check_keys(keys: Iterable[str] | None, lang: str) -> list[ModelSpec]:
     """The specs for `keys`, refusing empty selections and keys outside the allow-list."""
     keys = [k for k in (keys or []) if k]
     if not keys:
-        raise gr.Error(t("common.no_models", lang))
+        raise refuse(t("common.no_models", lang))
     specs = []
     for key in keys:
         try:
             specs.append(get_spec(key))
         except ValueError:
-            raise gr.Error(t("common.unknown_model", lang, name=escape(key))) from None
+            raise refuse(t("common.unknown_model", lang, name=escape(key))) from None
     return specs
 
 
@@ -114,11 +114,17 @@ def friendly_errors(lang: str) -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        key = f"error.{exc.code}"
         params = {name: escape(value) for name, value in exc.params.items()}
-        raise gr.Error(t(key, lang, **params) if key in STRINGS else escape(str(exc))) from None
+        key = next((k for k in (f"error.{exc.code}", f"common.{exc.code}") if k in STRINGS), None)
+        raise refuse(t(key, lang, **params) if key else escape(str(exc))) from None
     except ValueError as exc:
-        raise gr.Error(escape(str(exc))) from None
+        raise refuse(escape(str(exc))) from None
+
+
+def refuse(message: str) -> gr.Error:
+    """The error a user sees for a request we turn down: one log line, no traceback (it is not a fault of ours)."""
+    log.info("refused: %s", message[:300].replace("\n", " "))
+    return gr.Error(message, print_exception=False)
 
 
 def escape(value: Any, limit: int = 200) -> str:
