@@ -55,6 +55,7 @@ def build_app() -> gr.Blocks:
         lang.change(loc.updates, lang, loc.components(), api_visibility="private", queue=False)
         demo.load(None, None, lang, js=DETECT_LANG)
         restore_from_url(demo, tabs, shared, lang)
+    demo.shared_links = shared  # tab id -> its shareable inputs (the link tests read the parameter names here)
     return demo
 
 
