@@ -72,14 +72,14 @@ def decompose(lm: LoadedModel, text_a: str, text_b: str = "") -> EmbeddingsRun:
     import torch
 
     tok = lm.tokenizer
-    enc = tok(text_a, text_b or None, return_tensors="pt")
+    enc = tok(text_a, text_b or None, return_tensors="pt", return_token_type_ids=True)
     n = enc["input_ids"].shape[1]
     if n > MAX_TOKENS:
         raise InputError(
             "embeddings_too_long", "The pair is {n} tokens long; this view draws at most {limit}.", n=n, limit=MAX_TOKENS
         )
     embeddings = lm.model.base_model.embeddings
-    word, segment, position, norm = (getattr(embeddings, name) for name in EMBEDDING_PARTS[lm.spec.model_type])
+    word, segment, position, norm = (getattr(embeddings, name) for name in EMBEDDING_PARTS[lm.model.config.model_type])
     ids = enc["input_ids"].to(lm.device)
     types = enc.get("token_type_ids", torch.zeros_like(enc["input_ids"])).to(lm.device)
     positions = torch.arange(n, device=lm.device).unsqueeze(0)

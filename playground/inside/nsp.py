@@ -191,7 +191,7 @@ def pack_full_sentences(sentences: list[Sentence], count: Callable[[str], int], 
 
 
 def pair_layout(tokenizer: Any, a: str, b: str) -> Layout:
-    enc = tokenizer(a, b)
+    enc = tokenizer(a, b, return_token_type_ids=True)
     return Layout(tokenizer.convert_ids_to_tokens(enc["input_ids"]), list(enc["token_type_ids"]))
 
 
