@@ -40,6 +40,7 @@ def embeddings_figure(
 
     Each row has its own symmetric colour range (its colour bar beside it): the raw parts are small numbers,
     the LayerNorm output is of order 1, and one shared scale would paint the parts flat white.
+    Colours saturate at the 99th percentile of |value| (hover shows every exact value).
     """
     n = len(tokens)
     labels = [f"{i}·{_tok(t)}" + (" ᴮ" if s else "") for i, (t, s) in enumerate(zip(tokens, segments))]
@@ -47,7 +48,8 @@ def embeddings_figure(
     gap = 0.04
     height = (1 - gap * (len(rows) - 1)) / len(rows)
     for k, (_, values) in enumerate(rows, start=1):
-        top = float(np.abs(values).max()) or 1.0
+        # The 99th percentile of |value|: a few outlier dimensions would otherwise wash every other cell out to white.
+        top = float(np.percentile(np.abs(values), 99)) or 1.0
         axis = f"coloraxis{k if k > 1 else ''}"
         fig.add_trace(
             go.Heatmap(

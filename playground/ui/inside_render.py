@@ -10,7 +10,8 @@ from playground.inside.heads import HeadsRun, TaskHead
 from playground.inside.nsp import NspRun
 from playground.inside.params import ParamsRun
 from playground.serialize import jsonable
-from playground.ui.common import escape_md
+from playground.registry import specs_of_kind
+from playground.ui.common import escape_md, why_unavailable
 from playground.ui.i18n import t
 
 EMB_ROWS = ("token", "segment", "position", "summed", "normed")
@@ -120,7 +121,9 @@ def nsp_view(run: NspRun, lang: str) -> tuple[str, Any, Any, str]:
             t("inside.nsp.prob", lang),
         )
     else:
-        top, probes = t("inside.nsp.offline", lang, reason=escape_md(run.unavailable)), None
+        known = specs_of_kind("nsp")  # the reason in the user's language when an NSP model is registered
+        reason = why_unavailable(known[0], lang) if known else escape_md(run.unavailable)
+        top, probes = t("inside.nsp.offline", lang, reason=escape_md(reason)), None
     layout = layout_figure(
         run.layout.tokens, run.layout.segment_ids, t("inside.nsp.segment", lang), t("inside.nsp.layout_title", lang)
     )
