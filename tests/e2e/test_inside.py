@@ -7,7 +7,7 @@ from tests.e2e.helpers import open_tab, save_screenshot
 
 VIEWS = {
     "embeddings": ("#inside-emb-plot .js-plotly-plot", "#inside-emb-info", ("max |difference|", "最大 |差值|")),
-    "params": ("#inside-params-plot .js-plotly-plot", "#inside-params-info", ("counted on the built model", "实际构建的模型计数")),
+    "params": ("#inside-params-plot .js-plotly-plot", "#inside-params-info", ("built model", "实际构建的模型")),
     "nsp": ("#inside-nsp-layout .js-plotly-plot", "#inside-nsp-top", ("No NSP model here", "此处没有 NSP 模型")),
     "heads": ("#inside-heads-plot .js-plotly-plot", "#inside-heads-info", ("task.num_parameters()", "task.num_parameters()")),
 }
