@@ -27,6 +27,7 @@ AUTO_CLASS = {
     "encoder": "AutoModel",
     "seq2seq": "AutoModelForSeq2SeqLM",
     "discriminator": "AutoModelForPreTraining",  # ElectraForPreTraining
+    "nsp": "AutoModelForNextSentencePrediction",  # BertForNextSentencePrediction: IsNext / NotNext
 }
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["masked", "causal", "encoder", "static", "seq2seq", "discriminator", "permutation"]
+Kind = Literal["masked", "causal", "encoder", "static", "seq2seq", "discriminator", "permutation", "nsp"]
 Source = Literal["hub", "bundled"]
 
 
@@ -44,6 +44,7 @@ _EN, _ZH, _EN_ZH = ("en",), ("zh",), ("en", "zh")
 BUILTIN = [
     # Real hub models: what users get online.
     ModelSpec("bert", "google-bert/bert-base-uncased", "masked", "BERT", "BERT base (uncased)", model_type="bert"),
+    ModelSpec("bert-nsp", "google-bert/bert-base-uncased", "nsp", "BERT", "BERT base (uncased), NSP head", model_type="bert"),
     ModelSpec("roberta", "FacebookAI/roberta-base", "masked", "RoBERTa", "RoBERTa base", model_type="roberta"),
     ModelSpec("albert", "albert/albert-base-v2", "masked", "ALBERT", "ALBERT base v2", model_type="albert"),
     ModelSpec(

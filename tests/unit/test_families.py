@@ -56,6 +56,8 @@ def test_tiny_model_of_each_registered_spec_runs_as_its_kind(spec):
             out = model(input_ids=ids, output_attentions=spec.kind != "permutation")
             if spec.kind == "discriminator":  # ELECTRA: one "was this token replaced?" logit per token
                 assert out.logits.shape == (1, 6)
+            elif spec.kind == "nsp":  # BERT's next-sentence head: IsNext / NotNext for the whole pair
+                assert out.logits.shape == (1, 2)
             elif spec.kind == "encoder":
                 assert out.last_hidden_state.shape == (1, 6, 32)
             else:  # masked, causal and permutation LMs predict a token at every position

@@ -1,0 +1,301 @@
+"""Next-sentence prediction and what replaced it, all drawn from the user's own text.
+
+- BERT's NSP: training pairs are half true continuations (IsNext), half a random sentence (NotNext);
+  a pair is fed as [CLS] A [SEP] B [SEP] with segment ids 0 for A and 1 for B. Online,
+  `BertForNextSentencePrediction` scores a true next sentence, a random one and the swapped order.
+- RoBERTa's FULL-SENTENCES: no pairs and no NSP loss; whole sentences are packed up to a token budget,
+  crossing document boundaries with an extra separator.
+- ALBERT's sentence-order prediction: two consecutive segments, in order (positive) or swapped (negative).
+
+transformers no longer ships pair builders for these objectives (TextDatasetForNextSentencePrediction and
+DataCollatorForSOP were removed), so the builders below are written by hand, after BERT's
+create_pretraining_data.py, RoBERTa's paper (section 4.2) and ALBERT's paper (section 3.1).
+Randomness comes from a local numpy Generator seeded by the request: the same seed gives the same pairs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from playground import availability, models
+from playground.cache import BoundedCache
+from playground.errors import InputError
+from playground.models import LoadedModel, Loader
+from playground.registry import get_spec, specs_of_kind
+
+LAYOUT_TOKENIZER = "minilm"  # a real BERT WordPiece tokenizer that ships with the app
+NSP_KIND = "nsp"
+LABELS = ("IsNext", "NotNext")  # BertForNextSentencePrediction's logit order: 0 = B follows A
+MAX_CHARS = 5000
+MAX_SENTENCES = 200
+BUDGET_RANGE = (8, 512)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")  # after . ! ? (then a space) or a Chinese stop
+_scores = BoundedCache(256, "inside_nsp")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    doc: int  # which document (paragraph) it came from
+    index: int  # position in the whole text
+
+
+@dataclass(frozen=True)
+class NspPair:
+    a: Sentence
+    b: Sentence
+    is_next: bool  # True: B is the sentence after A; False: B was drawn at random
+
+
+@dataclass(frozen=True)
+class SopPair:
+    first: Sentence  # the segment shown first
+    second: Sentence
+    in_order: bool  # True: positive (as written); False: negative (the same two, swapped)
+
+
+@dataclass(frozen=True)
+class Packed:
+    pieces: list[str]  # sentences, with the separator token between documents
+    docs: list[int]  # the document of each piece (-1 for a separator)
+    n_tokens: int  # tokens of the packed input, its special tokens included
+    over_budget: bool  # one sentence alone was longer than the budget
+
+
+@dataclass(frozen=True)
+class Layout:
+    tokens: list[str]
+    segment_ids: list[int]
+
+
+@dataclass(frozen=True)
+class Probe:
+    case: str  # "true_next" | "random" | "swapped"
+    a: str
+    b: str
+    p_is_next: float
+    p_not_next: float
+
+
+@dataclass(frozen=True)
+class NspRequest:
+    text: str
+    seed: int = 0
+    budget: int = 32  # FULL-SENTENCES token budget (RoBERTa used 512)
+    model: str | None = None  # an NSP model key; None = the first available one
+
+
+@dataclass(frozen=True)
+class NspRun:
+    request: NspRequest
+    documents: int
+    sentences: list[Sentence]
+    pairs: list[NspPair]
+    layout: Layout  # the first pair through the tokenizer
+    tokenizer_id: str
+    packed: list[Packed]
+    sep_token: str
+    sop: list[SopPair]
+    probes: list[Probe]  # empty when no NSP model is available
+    model_id: str = ""  # the NSP model that scored the probes ("" offline)
+    device: str = ""
+    unavailable: str = ""  # why no NSP model ran (English; the UI words its own)
+    notes: list[str] = field(default_factory=list)
+
+
+def split_text(text: str) -> list[Sentence]:
+    """Paragraphs (separated by a blank line) are documents; sentences end at . ! ? 。！？"""
+    sentences = []
+    for doc, paragraph in enumerate(p for p in re.split(r"\n\s*\n", text) if p.strip()):
+        for line in paragraph.splitlines():
+            for part in _SENTENCE_END.split(line):
+                if part.strip():
+                    sentences.append(Sentence(part.strip(), doc, len(sentences)))
+    docs = {s.doc for s in sentences}
+    return [Sentence(s.text, sorted(docs).index(s.doc), s.index) for s in sentences]
+
+
+def _followers(sentences: list[Sentence]) -> list[int]:
+    """Indices i whose next sentence i+1 is in the same document."""
+    return [i for i in range(len(sentences) - 1) if sentences[i].doc == sentences[i + 1].doc]
+
+
+def build_nsp_pairs(sentences: list[Sentence], seed: int) -> list[NspPair]:
+    """One pair per sentence that has a next one: 50 % the real next sentence, 50 % a random other one.
+
+    BERT draws the random sentence from another document; with one document it is any sentence
+    that is neither A nor its true successor.
+    """
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in _followers(sentences):
+        if rng.random() < 0.5:
+            pairs.append(NspPair(sentences[i], sentences[i + 1], True))
+            continue
+        others = [s for s in sentences if s.doc != sentences[i].doc] or [s for s in sentences if s.index not in (i, i + 1)]
+        if not others:
+            pairs.append(NspPair(sentences[i], sentences[i + 1], True))
+            continue
+        pairs.append(NspPair(sentences[i], others[int(rng.integers(len(others)))], False))
+    return pairs
+
+
+def build_sop_pairs(sentences: list[Sentence], seed: int) -> list[SopPair]:
+    """ALBERT: two consecutive segments; 50 % as written (positive), 50 % the same two swapped (negative)."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in _followers(sentences):
+        if rng.random() < 0.5:
+            pairs.append(SopPair(sentences[i], sentences[i + 1], True))
+        else:
+            pairs.append(SopPair(sentences[i + 1], sentences[i], False))
+    return pairs
+
+
+def pack_full_sentences(sentences: list[Sentence], count: Callable[[str], int], budget: int, sep: str) -> list[Packed]:
+    """RoBERTa's FULL-SENTENCES: whole sentences in order, up to `budget` tokens (2 reserved for <s> … </s>),
+    continuing into the next document after an extra separator."""
+    chunks: list[Packed] = []
+    pieces: list[str] = []
+    docs: list[int] = []
+    used = 2
+
+    def close(over: bool = False) -> None:
+        nonlocal pieces, docs, used
+        if pieces:
+            chunks.append(Packed(pieces, docs, used, over))
+        pieces, docs, used = [], [], 2
+
+    for s in sentences:
+        n = count(s.text)
+        boundary = bool(docs) and docs[-1] != s.doc
+        extra = n + (1 if boundary else 0)
+        if pieces and used + extra > budget:
+            close()
+            boundary = False
+        if boundary:
+            pieces.append(sep)
+            docs.append(-1)
+            used += 1
+        pieces.append(s.text)
+        docs.append(s.doc)
+        used += n
+        if used > budget:
+            close(over=True)
+    close()
+    return chunks
+
+
+def pair_layout(tokenizer: Any, a: str, b: str) -> Layout:
+    enc = tokenizer(a, b, return_token_type_ids=True)
+    return Layout(tokenizer.convert_ids_to_tokens(enc["input_ids"]), list(enc["token_type_ids"]))
+
+
+def nsp_probabilities(lm: LoadedModel, pairs: list[tuple[str, str]]) -> list[tuple[float, float]]:
+    """(P(IsNext), P(NotNext)) for each (A, B), in one batched forward pass."""
+    import torch
+
+    enc = lm.tokenizer([a for a, _ in pairs], [b for _, b in pairs], padding=True, truncation=True, return_tensors="pt")
+    with torch.inference_mode():
+        logits = lm.model(**{k: v.to(lm.device) for k, v in enc.items()}).logits
+    probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+    return [(float(p[0]), float(p[1])) for p in probs]
+
+
+def probe_pairs(sentences: list[Sentence], seed: int) -> list[tuple[str, str, str]]:
+    """The three probes for the first sentence that has a next one: its true next, a random one, the swapped order."""
+    followers = _followers(sentences)
+    if not followers:
+        return []
+    i = followers[0]
+    a, b = sentences[i].text, sentences[i + 1].text
+    probes = [("true_next", a, b)]
+    others = [s.text for s in sentences if s.index not in (i, i + 1)]
+    if others:
+        probes.append(("random", a, others[int(np.random.default_rng(seed).integers(len(others)))]))
+    probes.append(("swapped", b, a))
+    return probes
+
+
+def _check(request: NspRequest) -> tuple[list[Sentence], int, int]:
+    if not isinstance(request.text, str) or not request.text.strip():
+        raise InputError("empty_text", "Please type a sentence.")
+    if len(request.text) > MAX_CHARS:
+        raise InputError("nsp_text_too_long", "At most {limit} characters, please.", limit=MAX_CHARS)
+    sentences = split_text(request.text)[:MAX_SENTENCES]
+    if not _followers(sentences):
+        raise InputError("nsp_one_sentence", "Write at least two sentences in a row (end each with . ! ? or 。).")
+    try:
+        seed = int(request.seed)
+        budget = int(request.budget)
+    except (TypeError, ValueError):
+        raise InputError("nsp_bad_number", "The seed and the budget must be whole numbers.") from None
+    low, high = BUDGET_RANGE
+    if not low <= budget <= high:
+        raise InputError("nsp_bad_budget", "The token budget must be from {low} to {high}.", low=low, high=high)
+    return sentences, seed, budget
+
+
+def nsp_model_key(requested: str | None) -> tuple[str | None, str]:
+    """The NSP model to use and, when there is none, why (English)."""
+    if requested:
+        try:
+            spec = get_spec(requested)
+        except ValueError:
+            raise InputError(
+                "unknown_model",
+                "Unknown model {name!r}: only models listed by the operator can be used.",
+                name=str(requested)[:80],
+            ) from None
+        if spec.kind != NSP_KIND:
+            raise InputError("not_nsp_model", "{model} has no next-sentence head.", model=spec.label)
+        state = availability.check(spec)
+        return (spec.key, "") if state.ok else (None, state.reason)
+    ready = availability.available_specs(NSP_KIND)
+    if ready:
+        return ready[0].key, ""
+    known = specs_of_kind(NSP_KIND)
+    return None, (availability.check(known[0]).reason if known else "no model with a next-sentence head is registered")
+
+
+def run_nsp(
+    request: NspRequest,
+    load: Loader = models.load,
+    load_tokenizer: Callable[[str], Any] = models.load_tokenizer,
+    on_device: Callable[[Callable], Callable] = lambda fn: fn,
+) -> NspRun:
+    """Pairs, layout, packing and sentence order from the user's text; NSP probabilities when a model is available."""
+    sentences, seed, budget = _check(request)
+    tokenizer = load_tokenizer(LAYOUT_TOKENIZER)
+    pairs = build_nsp_pairs(sentences, seed)
+    layout = pair_layout(tokenizer, pairs[0].a.text, pairs[0].b.text)
+    sep = tokenizer.sep_token or "[SEP]"
+    packed = pack_full_sentences(sentences, lambda s: len(tokenizer.tokenize(s)), budget, sep)
+    key, why = nsp_model_key(request.model)
+    probes: list[Probe] = []
+    model_id = device = ""
+    if key is not None:
+        lm = load(key)
+        wanted = probe_pairs(sentences, seed)
+        scores = _scores.get((key, tuple(wanted)), lambda: on_device(nsp_probabilities)(lm, [(a, b) for _, a, b in wanted]))
+        probes = [Probe(case, a, b, p, q) for (case, a, b), (p, q) in zip(wanted, scores)]
+        model_id, device = lm.spec.hf_id, str(lm.device)
+    return NspRun(
+        NspRequest(request.text, seed, budget, key),
+        len({s.doc for s in sentences}),
+        sentences,
+        pairs,
+        layout,
+        get_spec(LAYOUT_TOKENIZER).hf_id,
+        packed,
+        sep,
+        build_sop_pairs(sentences, seed),
+        probes,
+        model_id,
+        device,
+        why,
+    )

@@ -1,0 +1,46 @@
+"""The Inside BERT tab in Chromium (every view, English and Chinese) and through its /inside_* endpoints, offline."""
+
+import numpy as np
+import pytest
+
+from tests.e2e.helpers import open_tab, save_screenshot
+
+VIEWS = {
+    "embeddings": ("#inside-emb-plot .js-plotly-plot", "#inside-emb-info", ("max |difference|", "最大 |差值|")),
+    "params": ("#inside-params-plot .js-plotly-plot", "#inside-params-info", ("built model", "实际构建的模型")),
+    "nsp": ("#inside-nsp-layout .js-plotly-plot", "#inside-nsp-top", ("No NSP model here", "此处没有 NSP 模型")),
+    "heads": ("#inside-heads-plot .js-plotly-plot", "#inside-heads-info", ("task.num_parameters()", "task.num_parameters()")),
+}
+
+
+def test_api_endpoints(client):
+    data = client.predict("The cat sat.", "It slept.", "minilm", "en", api_name="/inside_embeddings")
+    assert data["max_abs_diff"] <= 1e-5 and np.array(data["normed"]).shape == (len(data["tokens"]), 384)
+    counts = client.predict("bert-base", 128, True, "en", api_name="/inside_params")
+    totals = {m["key"]: m["total"] for m in counts["models"]}
+    assert 108e6 < totals["bert-base"] < 111e6 and 11e6 < totals["albert-base"] < 13e6
+    pairs = client.predict("A cat sat. It slept.\n\nStocks fell. Rates rose.", 0, 32, "", "en", api_name="/inside_nsp")
+    assert pairs["layout"]["tokens"][0] == "[CLS]" and pairs["probes"] == []
+    heads = client.predict("bert-base", "en", api_name="/inside_heads")
+    assert [h["new_params"] for h in heads["heads"]] == [h["task_total"] - h["base_total"] for h in heads["heads"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_view_renders(page, lang):
+    page.goto(f"{page.app_url}?tab=inside&lang={lang}")
+    page.wait_for_selector("#inside-run", timeout=60_000)
+    for view, (plot, info, words) in VIEWS.items():
+        page.locator(f"#inside-view input[value='{view}']").check()
+        page.locator(f"#inside-{view}").wait_for(state="visible", timeout=30_000)
+        page.locator("#inside-run").click()
+        page.locator(plot).first.wait_for(timeout=180_000)
+        text = page.locator(info).inner_text(timeout=60_000)
+        assert words[0 if lang == "en" else 1] in text, text[:300]
+        save_screenshot(page, f"inside-{view}-{lang}")
+
+
+def test_a_link_restores_and_runs_a_view(page):
+    open_tab(page, "inside")
+    page.goto(f"{page.app_url}?tab=inside&view=params&E=64&share=false")
+    page.locator("#inside-params-plot .js-plotly-plot").wait_for(timeout=120_000)
+    assert "E=64" in page.locator("#inside-params-info").inner_text(timeout=30_000)
