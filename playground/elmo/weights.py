@@ -108,7 +108,9 @@ def read_vocab(path: str | Path) -> tuple[str, ...]:
         return tuple(line.rstrip("\n") for line in fh if line.rstrip("\n"))
 
 
-def load_elmo(options_path: str | Path, weights_path: str | Path, vocab_path: str | Path | None = None, name: str = "") -> ElmoModel:
+def load_elmo(
+    options_path: str | Path, weights_path: str | Path, vocab_path: str | Path | None = None, name: str = ""
+) -> ElmoModel:
     """Load an ELMo in the published format; with a vocab file and softmax datasets, also its LM head."""
     opts: ElmoOptions = load_options(options_path)
     with h5py.File(weights_path, "r") as f:
