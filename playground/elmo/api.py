@@ -68,34 +68,38 @@ def _check_sentences(sentences) -> list[list[str]]:
 
 @torch.no_grad()
 def _run(model: ElmoModel, sentences: list[list[str]], batch_size: int):
-    """Yields (sentence index, token vectors, [(fwd, bwd) per layer]) with markers kept, per chunk."""
+    """Yields, per chunk of similar-length sentences: (their indices, token vectors, [(fwd, bwd) per layer]).
+
+    Tensors are (chunk, longest + 2, dim), markers included, padded rows zero.
+    Grouping by length only saves padding; results do not depend on it.
+    """
     module = model.module
     module.eval()
-    # Similar lengths together: less padding; results do not depend on the grouping.
     order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
     for start in range(0, len(order), batch_size):
         idx = order[start : start + batch_size]
-        chunk = [sentences[i] for i in idx]
-        tokens, layers, _ = module(torch.from_numpy(batch_char_ids(chunk)))
-        for row, i in enumerate(idx):
-            n = len(sentences[i]) + 2
-            yield i, tokens[row, :n], [(f[row, :n], b[row, :n]) for f, b in layers]
+        tokens, layers, _ = module(torch.from_numpy(batch_char_ids([sentences[i] for i in idx])))
+        yield idx, tokens, layers
 
 
 def embed(model: ElmoModel, sentences: list[list[str]], batch_size: int = DEFAULT_BATCH) -> ElmoLayers:
     """All ELMo layers for pre-tokenized sentences, in one batched pass per `batch_size` sentences."""
     sentences = _check_sentences(sentences)
     vectors: list[np.ndarray | None] = [None] * len(sentences)
-    for i, tok, layers in _run(model, sentences, batch_size):
-        rows = [torch.cat([tok, tok], dim=-1)] + [torch.cat([f, b], dim=-1) for f, b in layers]
-        vectors[i] = torch.stack(rows)[:, 1:-1].numpy().copy()  # drop <S>, </S>
+    for idx, tok, layers in _run(model, sentences, batch_size):
+        stacked = torch.stack([torch.cat([tok, tok], dim=-1)] + [torch.cat([f, b], dim=-1) for f, b in layers], dim=1)
+        for row, i in enumerate(idx):
+            vectors[i] = stacked[row, :, 1 : len(sentences[i]) + 1].numpy().copy()  # drop <S>, </S>, padding
     return ElmoLayers(model_name=model.name, tokens=tuple(tuple(s) for s in sentences), vectors=tuple(vectors))
 
 
-def _direction(probs: torch.Tensor, actual: int, top_k: int, vocab) -> DirectionPrediction:
+def _direction(probs: torch.Tensor, actual: int | None, top_k: int, vocab) -> DirectionPrediction:
     p, ix = probs.topk(top_k)
     return DirectionPrediction(
-        words=tuple(vocab[j] for j in ix.tolist()), probs=tuple(float(x) for x in p), actual_prob=float(probs[actual])
+        words=tuple(vocab[j] for j in ix.tolist()),
+        probs=tuple(float(x) for x in p),
+        # a vocabulary without <UNK> gives an unknown word no probability at all
+        actual_prob=float(probs[actual]) if actual is not None else 0.0,
     )
 
 
@@ -115,24 +119,31 @@ def bilm_predictions_batch(model: ElmoModel, sentences: list[list[str]], top_k: 
     k = min(top_k, len(vocab))
     results: list[BilmPredictions | None] = [None] * len(sentences)
     with torch.no_grad():
-        for i, _tok, layers in _run(model, sentences, DEFAULT_BATCH):
+        for idx, _tok, layers in _run(model, sentences, DEFAULT_BATCH):
             fo, bo = layers[-1]
-            # forward output at marker-index j predicts word j+1; backward at j predicts word j-1
-            fp = torch.softmax(model.module.softmax(fo[:-2]), dim=-1)
-            bp = torch.softmax(model.module.softmax(bo[2:]), dim=-1)
-            positions = []
-            for j, w in enumerate(sentences[i]):
-                target = w2i.get(w, unk)
-                positions.append(
-                    TokenPrediction(
-                        token=w,
-                        in_vocab=w in w2i,
-                        forward=_direction(fp[j], target, k, vocab),
-                        backward=_direction(bp[j], target, k, vocab),
-                    )
-                )
-            results[i] = BilmPredictions(model_name=model.name, tokens=tuple(sentences[i]), positions=tuple(positions))
+            # forward output at marker-index j predicts word j+1; backward at j predicts word j-1;
+            # one softmax call for the whole chunk (padded rows are computed and ignored)
+            f_all = torch.softmax(model.module.softmax(fo[:, :-2]), dim=-1)
+            b_all = torch.softmax(model.module.softmax(bo[:, 2:]), dim=-1)
+            for row, i in enumerate(idx):
+                results[i] = _sentence_predictions(model, sentences[i], f_all[row], b_all[row], w2i, unk, k)
     return results
+
+
+def _sentence_predictions(model, sentence, fp, bp, w2i, unk, k) -> BilmPredictions:
+    vocab = model.vocab
+    positions = []
+    for j, w in enumerate(sentence):
+        target = w2i.get(w, unk)
+        positions.append(
+            TokenPrediction(
+                token=w,
+                in_vocab=w in w2i,
+                forward=_direction(fp[j], target, k, vocab),
+                backward=_direction(bp[j], target, k, vocab),
+            )
+        )
+    return BilmPredictions(model_name=model.name, tokens=tuple(sentence), positions=tuple(positions))
 
 
 def bilm_predictions(model: ElmoModel, sentence: list[str], top_k: int = 5) -> BilmPredictions:
