@@ -90,3 +90,20 @@ def test_published_files_have_no_softmax(elmo):
 
     with pytest.raises(ValueError, match="no word softmax"):
         bilm_predictions(elmo, ["The", "bank"])
+
+
+def test_highway_gate_is_the_carry_matrix(elmo):
+    """Swapping which stored matrix gates the highway must break the match: the oracle pins it."""
+    import copy
+
+    words = (FIX / "vocab_test.txt").read_text().strip().split("\n")[:50]
+    with h5py.File(FIX / "elmo_token_embeddings.hdf5", "r") as f:
+        ref = f["embedding"][:50]
+    swapped = copy.deepcopy(elmo.module)
+    for hw in swapped.char_cnn.highways:
+        hw.transform, hw.carry = hw.carry, hw.transform
+    with torch.no_grad():
+        ours = elmo.module.char_cnn(torch.from_numpy(batch_char_ids([words], add_boundaries=False)))[0][0].numpy()
+        wrong = swapped.char_cnn(torch.from_numpy(batch_char_ids([words], add_boundaries=False)))[0][0].numpy()
+    np.testing.assert_allclose(ours, ref, atol=ATOL)
+    assert np.abs(wrong - ref).max() > 1e-2
