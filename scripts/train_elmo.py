@@ -187,7 +187,9 @@ def main(argv=None):
     optim = torch.optim.Adam(model.parameters(), lr=args.lr)
     sched_steps = args.schedule_steps or args.steps
     sched = torch.optim.lr_scheduler.LambdaLR(optim, lambda s: min(1.0, (s + 1) / 200) * max(0.05, 1 - s / sched_steps))
+    planned_steps = args.steps
     step, epoch, t0 = 0, 0, time.time()
+    batches_per_epoch = len(batches(train, args.batch_tokens, torch.Generator(), shuffle=False))
     run_f = run_b = run_n = 0.0
     history = []
     while step < args.steps:
@@ -225,7 +227,8 @@ def main(argv=None):
     summary = {
         "corpus": "WordNet 3.0 glosses and examples (Debian wordnet-base), crc32 % 50 == 0 held out",
         "train_sentences": len(train), "heldout_sentences": len(test), "heldout_targets": n_targets,
-        "vocab_size": len(vocab), "heldout_oov_rate": oov, "steps": step, "epochs_started": epoch + 1,
+        "vocab_size": len(vocab), "heldout_oov_rate": oov, "steps": step, "planned_steps": planned_steps,
+        "epochs": step / batches_per_epoch,
         "seed": args.seed, "args": vars(args), "parameters": n_params, "train_seconds": time.time() - t0,
         "heldout_perplexity": {"forward": pf, "backward": pb, "unigram": uni}, "history": history,
     }
