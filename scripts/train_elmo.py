@@ -128,9 +128,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="assets/elmo")
     ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--schedule-steps", type=int, default=None,
-                    help="length of the learning-rate decay (default --steps); lets a run stopped by --max-minutes "
-                    "at step N be replayed exactly with --steps N --schedule-steps <original --steps>")
+    ap.add_argument(
+        "--schedule-steps",
+        type=int,
+        default=None,
+        help="length of the learning-rate decay (default --steps); lets a run stopped by --max-minutes "
+        "at step N be replayed exactly with --steps N --schedule-steps <original --steps>",
+    )
     ap.add_argument("--vocab-size", type=int, default=8000)
     ap.add_argument("--batch-tokens", type=int, default=1500)
     ap.add_argument("--lstm-dim", type=int, default=256)
@@ -139,8 +143,9 @@ def main(argv=None):
     ap.add_argument("--dropout", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-every", type=int, default=500)
-    ap.add_argument("--max-minutes", type=float, default=None,
-                    help="safety stop on a busy machine (logged; breaks bit-reproducibility)")
+    ap.add_argument(
+        "--max-minutes", type=float, default=None, help="safety stop on a busy machine (logged; breaks bit-reproducibility)"
+    )
     args = ap.parse_args(argv)
 
     torch.set_num_threads(1)  # the machine is shared; also makes runs bit-reproducible
@@ -160,8 +165,10 @@ def main(argv=None):
     vocab = build_vocab(train, args.vocab_size)
     w2i = {w: i for i, w in enumerate(vocab)}
     oov = sum(w not in w2i for s in test for w in s) / sum(len(s) for s in test)
-    log(f"corpus: WordNet 3.0 glosses+examples, train {len(train)} sentences / {sum(map(len, train))} tokens, "
-        f"held-out {len(test)} / {sum(map(len, test))} tokens, vocab {len(vocab)}, held-out OOV rate {oov:.3f}")
+    log(
+        f"corpus: WordNet 3.0 glosses+examples, train {len(train)} sentences / {sum(map(len, train))} tokens, "
+        f"held-out {len(test)} / {sum(map(len, test))} tokens, vocab {len(vocab)}, held-out OOV rate {oov:.3f}"
+    )
 
     opts = ElmoOptions(
         char_embed_dim=16,
@@ -204,8 +211,10 @@ def main(argv=None):
             step += 1
             run_f, run_b, run_n = run_f + f.item(), run_b + b.item(), run_n + n
             if step % 100 == 0:
-                log(f"step {step} epoch {epoch} train ppl fwd {math.exp(run_f / run_n):.1f} bwd {math.exp(run_b / run_n):.1f} "
-                    f"({time.time() - t0:.0f}s)")
+                log(
+                    f"step {step} epoch {epoch} train ppl fwd {math.exp(run_f / run_n):.1f} bwd {math.exp(run_b / run_n):.1f} "
+                    f"({time.time() - t0:.0f}s)"
+                )
                 run_f = run_b = run_n = 0.0
             if step % args.eval_every == 0 or step == args.steps:
                 pf, pb, _ = evaluate(model, test, w2i)
@@ -213,8 +222,10 @@ def main(argv=None):
                 log(f"held-out perplexity at step {step}: forward {pf:.2f}, backward {pb:.2f} (unigram {uni:.2f})")
                 save_weights(model, out / "weights.hdf5")
             if args.max_minutes and time.time() - t0 > 60 * args.max_minutes and step < args.steps:
-                log(f"stopped early at step {step}: --max-minutes {args.max_minutes} reached; replay exactly with "
-                    f"--steps {step} --schedule-steps {sched_steps}")
+                log(
+                    f"stopped early at step {step}: --max-minutes {args.max_minutes} reached; replay exactly with "
+                    f"--steps {step} --schedule-steps {sched_steps}"
+                )
                 args.steps = step
             if step >= args.steps:
                 break
@@ -226,11 +237,20 @@ def main(argv=None):
     (out / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     summary = {
         "corpus": "WordNet 3.0 glosses and examples (Debian wordnet-base), crc32 % 50 == 0 held out",
-        "train_sentences": len(train), "heldout_sentences": len(test), "heldout_targets": n_targets,
-        "vocab_size": len(vocab), "heldout_oov_rate": oov, "steps": step, "planned_steps": planned_steps,
+        "train_sentences": len(train),
+        "heldout_sentences": len(test),
+        "heldout_targets": n_targets,
+        "vocab_size": len(vocab),
+        "heldout_oov_rate": oov,
+        "steps": step,
+        "planned_steps": planned_steps,
         "epochs": step / batches_per_epoch,
-        "seed": args.seed, "args": vars(args), "parameters": n_params, "train_seconds": time.time() - t0,
-        "heldout_perplexity": {"forward": pf, "backward": pb, "unigram": uni}, "history": history,
+        "seed": args.seed,
+        "args": vars(args),
+        "parameters": n_params,
+        "train_seconds": time.time() - t0,
+        "heldout_perplexity": {"forward": pf, "backward": pb, "unigram": uni},
+        "history": history,
     }
     (out / "training_log.json").write_text(json.dumps(summary, indent=2) + "\n")
     log(f"done in {time.time() - t0:.0f}s: held-out perplexity forward {pf:.2f}, backward {pb:.2f}, unigram {uni:.2f}")

@@ -22,7 +22,23 @@ from .options import ElmoOptions, load_options
 from .weights import load_elmo, save_weights
 
 __all__ = [
-    "BUNDLED_DIR", "BilmPredictions", "DirectionPrediction", "ElmoBiLm", "ElmoLayers", "ElmoModel", "ElmoOptions",
-    "ScalarMix", "TokenPrediction", "batch_char_ids", "bilm_predictions", "bilm_predictions_batch", "embed",
-    "load_bundled", "load_elmo", "load_options", "save_weights", "scalar_mix", "word_char_ids",
+    "BUNDLED_DIR",
+    "BilmPredictions",
+    "DirectionPrediction",
+    "ElmoBiLm",
+    "ElmoLayers",
+    "ElmoModel",
+    "ElmoOptions",
+    "ScalarMix",
+    "TokenPrediction",
+    "batch_char_ids",
+    "bilm_predictions",
+    "bilm_predictions_batch",
+    "embed",
+    "load_bundled",
+    "load_elmo",
+    "load_options",
+    "save_weights",
+    "scalar_mix",
+    "word_char_ids",
 ]

@@ -51,7 +51,7 @@ class ProjectedLstmCell(nn.Module):
         W_h = self.W[x.shape[-1] :]
         maskf = mask.to(x.dtype).unsqueeze(-1)
         outs: list[torch.Tensor] = [x.new_zeros(0)] * t
-        for step in (range(t - 1, -1, -1) if reverse else range(t)):
+        for step in range(t - 1, -1, -1) if reverse else range(t):
             g = x_part[:, step] + h @ W_h
             i, j, f, o = g.split(d, dim=-1)
             new_c = torch.sigmoid(f + FORGET_BIAS) * c + torch.sigmoid(i) * torch.tanh(j)

@@ -17,8 +17,18 @@ from playground.elmo import (
 
 VOCAB = ("<S>", "</S>", "<UNK>", "the", "river", "bank", "money", "a", "flows")
 OPTS = ElmoOptions(
-    char_embed_dim=4, filters=((1, 4), (2, 8), (3, 8)), n_highway=1, activation="tanh", max_chars=50, n_characters=262,
-    lstm_dim=12, projection_dim=6, n_layers=2, cell_clip=3.0, proj_clip=3.0, use_skip_connections=True,
+    char_embed_dim=4,
+    filters=((1, 4), (2, 8), (3, 8)),
+    n_highway=1,
+    activation="tanh",
+    max_chars=50,
+    n_characters=262,
+    lstm_dim=12,
+    projection_dim=6,
+    n_layers=2,
+    cell_clip=3.0,
+    proj_clip=3.0,
+    use_skip_connections=True,
 )
 
 
