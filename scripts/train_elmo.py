@@ -144,6 +144,15 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-every", type=int, default=500)
     ap.add_argument(
+        "--resume",
+        default=None,
+        help="directory holding a previous run's weights.hdf5, vocab.txt and training_log.json: load those "
+        "weights and continue the same seed-driven batch order after the batches that run already saw "
+        "(--steps is then the total step count). The optimizer starts fresh (its state is not saved) with "
+        "a short warmup (--resume-warmup) and a linear decay from --lr over the remaining steps.",
+    )
+    ap.add_argument("--resume-warmup", type=int, default=50)
+    ap.add_argument(
         "--max-minutes", type=float, default=None, help="safety stop on a busy machine (logged; breaks bit-reproducibility)"
     )
     args = ap.parse_args(argv)
@@ -185,6 +194,18 @@ def main(argv=None):
         use_skip_connections=True,
     )
     model = ElmoBiLm(opts, vocab_size=len(vocab))
+    start_step = 0
+    if args.resume:
+        import h5py
+
+        from playground.elmo.weights import load_weights_into, read_vocab
+
+        src = Path(args.resume)
+        if list(read_vocab(src / "vocab.txt")) != vocab:
+            raise SystemExit(f"--resume: {src / 'vocab.txt'} differs from the vocabulary this corpus gives")
+        with h5py.File(src / "weights.hdf5", "r") as f:
+            load_weights_into(model, f)
+        start_step = int(json.loads((src / "training_log.json").read_text())["steps"])
     n_params = sum(p.numel() for p in model.parameters())
     log(f"command: {' '.join(sys.argv)}")
     log(f"model: {n_params} parameters, options {json.dumps(opts.to_dict())}")
@@ -193,14 +214,31 @@ def main(argv=None):
 
     optim = torch.optim.Adam(model.parameters(), lr=args.lr)
     sched_steps = args.schedule_steps or args.steps
-    sched = torch.optim.lr_scheduler.LambdaLR(optim, lambda s: min(1.0, (s + 1) / 200) * max(0.05, 1 - s / sched_steps))
+    if args.resume:
+        # Fresh optimizer (Adam moments were not saved): short warmup, then linear decay to 5% of --lr.
+        left = max(1, sched_steps - start_step)
+        sched = torch.optim.lr_scheduler.LambdaLR(
+            optim, lambda s: min(1.0, (s + 1) / args.resume_warmup) * max(0.05, 1 - s / left)
+        )
+        log(
+            f"resumed from step {start_step} ({Path(args.resume) / 'weights.hdf5'}): fresh Adam, warmup "
+            f"{args.resume_warmup} steps, lr {args.lr} decaying linearly over steps {start_step}..{sched_steps}; "
+            f"the seed-driven batch order is kept and its first {start_step} batches are skipped"
+        )
+    else:
+        sched = torch.optim.lr_scheduler.LambdaLR(optim, lambda s: min(1.0, (s + 1) / 200) * max(0.05, 1 - s / sched_steps))
     planned_steps = args.steps
     step, epoch, t0 = 0, 0, time.time()
+    skip = start_step
     batches_per_epoch = len(batches(train, args.batch_tokens, torch.Generator(), shuffle=False))
     run_f = run_b = run_n = 0.0
     history = []
     while step < args.steps:
         for idx in batches(train, args.batch_tokens, gen, shuffle=True):
+            if skip:  # batches the resumed run already trained on
+                skip -= 1
+                step += 1
+                continue
             model.train()
             f, b, n = lm_losses(model, [train[i] for i in idx], w2i, args.dropout)
             optim.zero_grad()
@@ -246,6 +284,7 @@ def main(argv=None):
         "planned_steps": planned_steps,
         "epochs": step / batches_per_epoch,
         "seed": args.seed,
+        "resumed_from_step": start_step or None,
         "args": vars(args),
         "parameters": n_params,
         "train_seconds": time.time() - t0,
