@@ -11,6 +11,7 @@ import importlib.util
 import os
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,12 +54,19 @@ def hub_reachable() -> bool:
         return _probe_hub()
 
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
 def bundle_dir(spec: ModelSpec) -> Path | None:
     """Folder holding a bundled model's files, found without importing the package.
 
     Importing would pull in the packages' own runtimes (llama-cpp, sentence-transformers),
-    which we deliberately do not install.
+    which we deliberately do not install. A bundled spec without a package (ELMo small) ships
+    in the repo itself: `subdir` is then relative to the repo root.
     """
+    if spec.source == "bundled" and not spec.bundle:
+        folder = REPO_ROOT / spec.subdir
+        return folder if spec.subdir and folder.is_dir() else None
     found = importlib.util.find_spec(spec.bundle) if spec.bundle else None
     if found is None or not found.submodule_search_locations:
         return None
@@ -71,8 +79,57 @@ def in_hub_cache(hf_id: str) -> bool:
     return isinstance(try_to_load_from_cache(hf_id, "config.json"), str)
 
 
+def url_cache_dir(spec: ModelSpec) -> Path:
+    """Where a url-source model's files are kept once downloaded (models.cache_dir()/key)."""
+    from playground.models import cache_dir
+
+    return cache_dir() / spec.key
+
+
+def url_files_cached(spec: ModelSpec) -> bool:
+    """All of a url-source model's files are in the cache (the folder appears whole, by an atomic rename)."""
+    folder = url_cache_dir(spec)
+    return all((folder / u.rsplit("/", 1)[-1]).is_file() for u in spec.urls)
+
+
+@functools.cache
+def _probe_url(origin: str) -> bool:
+    try:
+        urllib.request.urlopen(urllib.request.Request(origin, method="HEAD"), timeout=HUB_TIMEOUT_S)
+        return True
+    except urllib.error.HTTPError:
+        return True  # the server answered
+    except (OSError, ValueError):
+        return False
+
+
+def url_reachable(url: str) -> bool:
+    """False under HF_HUB_OFFLINE=1 (the app's offline switch); else one probe per host, remembered."""
+    if _env_offline():
+        return False
+    parts = urllib.parse.urlsplit(url)
+    with _probe_lock:
+        return _probe_url(f"{parts.scheme}://{parts.netloc}/")
+
+
+def _check_url(spec: ModelSpec) -> Availability:
+    if url_files_cached(spec):
+        return Availability(True, "download cache", "")
+    if spec.urls and url_reachable(spec.urls[0]):
+        return Availability(True, "download", "")
+    host = urllib.parse.urlsplit(spec.urls[0]).netloc if spec.urls else "?"
+    code, why = (
+        ("url_offline", "this server works offline (HF_HUB_OFFLINE is set)")
+        if _env_offline()
+        else ("url_unreachable", f"this server cannot reach {host}")
+    )
+    return Availability(False, "", f"{why}, and {spec.label} has not been downloaded here before", code)
+
+
 def check(spec: ModelSpec) -> Availability:
     """Can `spec` load now, and from where?"""
+    if spec.source == "url":
+        return _check_url(spec)
     if spec.source == "bundled":
         if bundle_dir(spec) is not None:
             return Availability(True, "bundled", "")

