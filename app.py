@@ -9,7 +9,7 @@ from pathlib import Path  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
-from playground.ui import attention_tab, fill_mask_tab, inside_tab, masking_tab, polysemy_tab, sampling_tab  # noqa: E402
+from playground.ui import attention_tab, elmo_tab, fill_mask_tab, inside_tab, masking_tab, polysemy_tab, sampling_tab  # noqa: E402
 from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.share import restore_from_url  # noqa: E402
 from playground.ui.status import build_status  # noqa: E402
@@ -18,6 +18,7 @@ from playground.ui.status import build_status  # noqa: E402
 TABS = [
     ("fill_mask", "fill_mask.tab", fill_mask_tab.build_tab),
     ("polysemy", "polysemy.tab", polysemy_tab.build_tab),
+    ("elmo", "elmo.tab", elmo_tab.build_tab),
     ("masking", "masking.tab", masking_tab.build_tab),
     ("sampling", "sampling.tab", sampling_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),

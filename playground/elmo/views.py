@@ -76,6 +76,8 @@ class ElmoMixResult:
     layer_separation: tuple[float | None, ...]  # per layer: same-sense minus cross-sense cosine (None: one label)
     mix_separation: float | None
     in_vocab: bool | None  # is the word in the model's softmax vocabulary (None: no vocabulary)
+    layer_vectors: np.ndarray  # (3, n, dim): the word's vector in each layer (what the API returns)
+    mixed_vectors: np.ndarray  # (n, dim): gamma * sum_j softmax(s)_j * layer_j
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class ElmoBilmResult:
     has_softmax: bool
     tokens: tuple[str, ...]
     predictions: BilmPredictions | None  # None when the model has no word softmax
+    vocab_size: int = 0
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,8 @@ def run_elmo_mix(model_key: str, word: str, sentences: str, weights, gamma: floa
         layer_separation=seps,
         mix_separation=separation(mix.vectors, labels),
         in_vocab=None if vocab is None else word.lower() in {v.lower() for v in vocab},
+        layer_vectors=lv.vectors.astype(np.float32),
+        mixed_vectors=mix.vectors,
     )
 
 
@@ -189,7 +194,7 @@ def run_elmo_bilm(model_key: str, sentence: str, top_k: int, load: Callable) -> 
     model = lm.model
     if not model.has_softmax:
         return ElmoBilmResult(lm.spec.hf_id, False, tuple(tokens), None)
-    return ElmoBilmResult(lm.spec.hf_id, True, tuple(tokens), bilm_predictions(model, tokens, top_k))
+    return ElmoBilmResult(lm.spec.hf_id, True, tuple(tokens), bilm_predictions(model, tokens, top_k), len(model.vocab))
 
 
 @torch.no_grad()

@@ -28,7 +28,8 @@ TINY = {
     "gpt2": dict(n_embd=32, n_layer=2, n_head=4, n_positions=64),
     "llama": dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, intermediate_size=37),
 }
-NEURAL = [s for s in BUILTIN if s.kind != "static"]
+NEURAL = [s for s in BUILTIN if s.kind != "static" and (s.kind, s.source) not in models.LOADERS]
+OWN_LOADER = [s for s in BUILTIN if (s.kind, s.source) in models.LOADERS]  # ELMo: not a transformers model
 
 
 def tiny_model(spec):
@@ -70,3 +71,29 @@ def test_tiny_model_of_each_registered_spec_runs_as_its_kind(spec):
     np.testing.assert_allclose(rows.numpy(), 1.0, atol=1e-5)  # eager attention: every row is a distribution
     if spec.kind == "causal":
         assert float(attentions[0][0, :, 0, 1:].abs().max()) == 0.0  # the first token sees only itself
+
+
+@pytest.mark.parametrize("spec", OWN_LOADER, ids=lambda s: s.key)
+def test_tiny_model_of_each_own_loader_spec_runs_as_its_kind(spec):
+    """ELMo specs load through models.LOADERS; a tiny ELMo built from small options gives three layers per token."""
+    from playground.elmo import ElmoBiLm, ElmoModel, ElmoOptions, embed
+
+    assert spec.kind == "elmo"
+    opts = ElmoOptions(
+        char_embed_dim=4,
+        filters=((1, 4), (2, 8)),
+        n_highway=1,
+        activation="relu",
+        max_chars=50,
+        n_characters=262,
+        lstm_dim=16,
+        projection_dim=8,
+        n_layers=2,
+        cell_clip=3.0,
+        proj_clip=3.0,
+        use_skip_connections=True,
+    )
+    torch.manual_seed(0)
+    out = embed(ElmoModel("tiny", ElmoBiLm(opts).eval(), opts), [["a", "tiny", "test"]])
+    assert out.vectors[0].shape == (3, 3, 16)
+    assert np.isfinite(out.vectors[0]).all()

@@ -10,8 +10,9 @@ from playground.registry import BUILTIN, build_registry, get_spec
 
 def test_every_builtin_has_a_known_kind_and_loader():
     for spec in BUILTIN:
-        assert spec.kind == "static" or spec.kind in models.AUTO_CLASS
-        assert spec.languages and spec.source in ("hub", "bundled")
+        assert spec.kind == "static" or spec.kind in models.AUTO_CLASS or (spec.kind, spec.source) in models.LOADERS
+        assert spec.languages and spec.source in ("hub", "bundled", "url")
+        assert spec.source != "url" or spec.urls
 
 
 def test_unknown_model_is_refused_with_a_clear_message():

@@ -1,0 +1,290 @@
+"""ELMo tab: the layer mix on fixed axes, the biLM's two one-sided directions, out-of-vocabulary words.
+
+Widgets and events only: events and the /elmo_* endpoints call playground.elmo.views; elmo_render draws.
+Slider moves recompute only the mix and its projection (the per-layer vectors are cached in the backend).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from playground.elmo.views import ElmoMixResult, run_elmo_bilm, run_elmo_mix, run_elmo_oov
+from playground.registry import get_spec
+from playground.serialize import jsonable
+from playground.ui import elmo_render as render
+from playground.ui.common import (
+    check_keys,
+    download_row,
+    export_json,
+    friendly_errors,
+    load_model,
+    model_choices,
+    on_gpu,
+    unavailable_panel,
+)
+from playground.ui.i18n import choices, t
+from playground.ui.share import share_link_row
+
+KINDS = ("elmo",)
+DEFAULT_MODEL = "elmo-small"
+DEFAULT_WORD = "bank"
+DEFAULT_SENTENCES = "\n".join(
+    [
+        "river | they pulled the canoe up on the bank of the river",
+        "river | he sat on the bank of the stream and watched the water",
+        "river | the river overflowed its bank after the heavy rain",
+        "river | grass grew along the muddy bank of the creek",
+        "money | he deposited his money in the bank",
+        "money | the bank approved the loan for the new house",
+        "money | she withdrew cash from her account at the bank",
+        "money | the bank charged interest on the loan",
+    ]
+)
+DEFAULT_BILM = "the river overflowed its bank after the heavy rain"
+DEFAULT_OOV = "playgroundy transformr bank"
+# Raw scores s_j (softmaxed by the mix): "syntax-heavy" leans on layer 1, "semantics-heavy" on layer 2 (Peters et al.)
+PRESETS = {"equal": (0.0, 0.0, 0.0), "syntax": (0.0, 2.0, 0.0), "semantics": (0.0, 0.0, 2.0), "layer0": (3.0, -3.0, -3.0)}
+PRESET_KEYS = [(f"elmo.mix.preset.{k}", k) for k in PRESETS]
+_mix, _bilm, _oov = on_gpu(run_elmo_mix), on_gpu(run_elmo_bilm), on_gpu(run_elmo_oov)
+
+
+def _key(model: str, lang: str) -> str:
+    return check_keys([model], lang)[0].key
+
+
+def _loader(lang: str, progress: Any = None):
+    return lambda key: load_model(key, lang, progress)
+
+
+def mix(model, word, sentences, s0, s1, s2, gamma, lang, progress=None) -> ElmoMixResult:
+    key = _key(model, lang)
+    with friendly_errors(lang):
+        return _mix(key, word or "", sentences or "", [s0, s1, s2], float(gamma), load=_loader(lang, progress))
+
+
+def bilm(model, sentence, top_k, lang, progress=None):
+    key = _key(model, lang)
+    with friendly_errors(lang):
+        return _bilm(key, sentence or "", int(top_k), load=_loader(lang, progress))
+
+
+def oov(model, words, lang, progress=None):
+    key = _key(model, lang)
+    with friendly_errors(lang):
+        return _oov(key, words or "", load=_loader(lang, progress))
+
+
+def elmo_vectors_api(
+    word: str,
+    sentences: str,
+    model: str = DEFAULT_MODEL,
+    s0: float = 0.0,
+    s1: float = 0.0,
+    s2: float = 0.0,
+    gamma: float = 1.0,
+    lang: str = "en",
+) -> dict[str, Any]:
+    """`word` in each sentence (one per line, `sense | sentence`): its vector in layers 0-2 and their mix
+    gamma * sum_j softmax(s)_j * layer_j, with the 2-D projection and sense separations (README schema)."""
+    return jsonable(mix(model, word, sentences, s0, s1, s2, gamma, lang))
+
+
+def elmo_bilm_api(sentence: str, model: str = DEFAULT_MODEL, top_k: int = 5, lang: str = "en") -> dict[str, Any]:
+    """For each word of `sentence`: the forward LM's top guesses from the left context only, the backward LM's
+    from the right context only, and each direction's probability of the actual word."""
+    return jsonable(bilm(model, sentence, top_k, lang))
+
+
+def elmo_oov_api(words: str, model: str = DEFAULT_MODEL, lang: str = "en") -> dict[str, Any]:
+    """Made-up or misspelled words: ELMo's layer-0 vector and its nearest vocabulary words, and whether GloVe has one."""
+    return jsonable(oov(model, words, lang))
+
+
+def _label(key: str | None) -> str:
+    try:
+        return get_spec(key).label
+    except (ValueError, TypeError):
+        return str(key)
+
+
+def show_mix(result, previous, lang) -> list[Any]:
+    if result is None:
+        return [gr.update()] * 4
+    return [
+        render.mix_weights_md(result, lang),
+        render.mix_reading(result, previous, lang),
+        render.mix_figure(result, lang),
+        t("common.provenance", lang, model=result.model_id, device="cpu"),
+    ]
+
+
+def show_bilm(result, model, lang) -> list[Any]:
+    if result is None:
+        return [gr.update()] * 4
+    return [
+        render.bilm_reading(result, lang, _label(model)),
+        gr.update(value=render.bilm_rows(result, lang), headers=render.bilm_headers(lang), visible=result.has_softmax),
+        gr.update(value=render.bilm_figure(result, lang), visible=result.has_softmax),
+        t("common.provenance", lang, model=result.model_id, device="cpu"),
+    ]
+
+
+def show_oov(result, model, lang) -> list[Any]:
+    if result is None:
+        return [gr.update()] * 3
+    return [
+        render.oov_reading(result, lang, _label(model)),
+        gr.update(value=render.oov_rows(result, lang), headers=render.oov_headers(lang)),
+        t("common.provenance", lang, model=result.model_id, device="cpu"),
+    ]
+
+
+def exports(mix_result, bilm_result, oov_result, lang) -> list[str]:
+    files = []
+    for name, r in (("elmo_mix.json", mix_result), ("elmo_bilm.json", bilm_result), ("elmo_oov.json", oov_result)):
+        if r is not None:
+            files.append(export_json(name, r))
+    return files
+
+
+def build_tab(ui) -> Any:
+    loc = ui.loc
+    loc.add(gr.Markdown(t("elmo.intro")), value="elmo.intro")
+    available = [k for _, k in model_choices(KINDS, "en")]
+    model = loc.add(
+        gr.Dropdown(
+            model_choices(KINDS, "en"),
+            value=DEFAULT_MODEL if DEFAULT_MODEL in available else (available[0] if available else None),
+            label=t("elmo.model"),
+            elem_id="elmo-model",
+        ),
+        label="elmo.model",
+        choices=lambda lang: model_choices(KINDS, lang),
+    )
+    unavailable_panel(KINDS, loc)
+    mix_state, prev_state, bilm_state, oov_state = gr.State(None), gr.State(None), gr.State(None), gr.State(None)
+
+    with gr.Tabs():
+        with loc.add(gr.Tab(t("elmo.view.mix"), id="elmo-mix", elem_id="elmo-view-mix"), label="elmo.view.mix"):
+            loc.add(gr.Markdown(t("elmo.mix.hint")), value="elmo.mix.hint")
+            with gr.Row():
+                with gr.Column(scale=2):
+                    word = loc.add(gr.Textbox(DEFAULT_WORD, label=t("elmo.mix.word"), max_lines=1), label="elmo.mix.word")
+                    sentences = loc.add(
+                        gr.Textbox(DEFAULT_SENTENCES, lines=8, max_lines=24, label=t("elmo.mix.sentences")),
+                        label="elmo.mix.sentences",
+                    )
+                with gr.Column(scale=1):
+                    preset = loc.add(
+                        gr.Radio(choices(PRESET_KEYS, "en"), value="equal", label=t("elmo.mix.preset"), elem_id="elmo-preset"),
+                        label="elmo.mix.preset",
+                        choices=lambda lang: choices(PRESET_KEYS, lang),
+                    )
+                    sliders = [
+                        loc.add(
+                            gr.Slider(-4, 4, value=0.0, step=0.1, label=t(f"elmo.mix.s{k}"), elem_id=f"elmo-s{k}"),
+                            label=f"elmo.mix.s{k}",
+                        )
+                        for k in range(3)
+                    ]
+                    gamma = loc.add(
+                        gr.Slider(0.1, 2.0, value=1.0, step=0.05, label=t("elmo.mix.gamma"), elem_id="elmo-gamma"),
+                        label="elmo.mix.gamma",
+                    )
+            mix_run = loc.add(gr.Button(t("elmo.mix.run"), variant="primary", elem_id="elmo-mix-run"), value="elmo.mix.run")
+            weights_md = gr.Markdown(elem_id="elmo-weights")
+            mix_reading = gr.Markdown(elem_id="elmo-mix-reading")
+            mix_plot = gr.Plot(elem_id="elmo-mix-plot")
+            mix_prov = gr.Markdown()
+
+        with loc.add(gr.Tab(t("elmo.view.bilm"), id="elmo-bilm", elem_id="elmo-view-bilm"), label="elmo.view.bilm"):
+            loc.add(gr.Markdown(t("elmo.bilm.hint")), value="elmo.bilm.hint")
+            with gr.Row():
+                sentence = loc.add(
+                    gr.Textbox(DEFAULT_BILM, label=t("elmo.bilm.sentence"), max_lines=2, scale=4), label="elmo.bilm.sentence"
+                )
+                top_k = loc.add(gr.Slider(1, 10, value=3, step=1, label=t("elmo.bilm.top_k"), scale=1), label="elmo.bilm.top_k")
+            bilm_run = loc.add(gr.Button(t("elmo.bilm.run"), variant="primary", elem_id="elmo-bilm-run"), value="elmo.bilm.run")
+            bilm_reading = gr.Markdown(elem_id="elmo-bilm-reading")
+            bilm_table = gr.Dataframe(headers=render.bilm_headers("en"), interactive=False, elem_id="elmo-bilm-table", wrap=True)
+            bilm_plot = gr.Plot(elem_id="elmo-bilm-plot")
+            bilm_prov = gr.Markdown()
+
+        with loc.add(gr.Tab(t("elmo.view.oov"), id="elmo-oov", elem_id="elmo-view-oov"), label="elmo.view.oov"):
+            loc.add(gr.Markdown(t("elmo.oov.hint")), value="elmo.oov.hint")
+            words = loc.add(gr.Textbox(DEFAULT_OOV, label=t("elmo.oov.words"), max_lines=1), label="elmo.oov.words")
+            oov_run = loc.add(gr.Button(t("elmo.oov.run"), variant="primary", elem_id="elmo-oov-run"), value="elmo.oov.run")
+            oov_reading = gr.Markdown(elem_id="elmo-oov-reading")
+            oov_table = gr.Dataframe(headers=render.oov_headers("en"), interactive=False, elem_id="elmo-oov-table", wrap=True)
+            oov_prov = gr.Markdown()
+
+    download_row(loc, exports, [mix_state, bilm_state, oov_state, ui.lang], label_key="elmo.exports")
+
+    mix_inputs = [model, word, sentences, *sliders, gamma, ui.lang]
+    mix_outputs = [weights_md, mix_reading, mix_plot, mix_prov]
+
+    def mix_event(model, word, sentences, s0, s1, s2, g, lang, current, progress=gr.Progress()):
+        return current, mix(model, word, sentences, s0, s1, s2, g, lang, progress)
+
+    def redraw_mix(result, previous, lang):
+        return show_mix(result, previous, lang)
+
+    def run_mix(trigger):
+        trigger(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private").success(
+            redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private"
+        )
+
+    run_mix(mix_run.click)
+    for s in (*sliders, gamma):
+        run_mix(s.release)  # cached layers: only the mix and its projection are recomputed
+
+    def use_preset(key):
+        return [gr.update(value=v) for v in PRESETS.get(key, PRESETS["equal"])]
+
+    preset.input(use_preset, preset, sliders, api_visibility="private", queue=False).then(
+        mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private"
+    ).success(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private")
+
+    bilm_outputs = [bilm_reading, bilm_table, bilm_plot, bilm_prov]
+
+    def bilm_event(model, sentence, k, lang, progress=gr.Progress()):
+        return bilm(model, sentence, k, lang, progress)
+
+    bilm_run.click(bilm_event, [model, sentence, top_k, ui.lang], bilm_state, api_visibility="private").success(
+        show_bilm, [bilm_state, model, ui.lang], bilm_outputs, api_visibility="private"
+    )
+
+    oov_outputs = [oov_reading, oov_table, oov_prov]
+
+    def oov_event(model, w, lang, progress=gr.Progress()):
+        return oov(model, w, lang, progress)
+
+    oov_run.click(oov_event, [model, words, ui.lang], oov_state, api_visibility="private").success(
+        show_oov, [oov_state, model, ui.lang], oov_outputs, api_visibility="private"
+    )
+
+    # A language switch redraws the kept results; nothing is recomputed.
+    ui.lang.change(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private")
+    ui.lang.change(show_bilm, [bilm_state, model, ui.lang], bilm_outputs, api_visibility="private")
+    ui.lang.change(show_oov, [oov_state, model, ui.lang], oov_outputs, api_visibility="private")
+
+    gr.api(elmo_vectors_api, api_name="elmo_vectors")
+    gr.api(elmo_bilm_api, api_name="elmo_bilm")
+    gr.api(elmo_oov_api, api_name="elmo_oov")
+
+    params = {
+        "model": model,
+        "word": word,
+        "sentences": sentences,
+        "s0": sliders[0],
+        "s1": sliders[1],
+        "s2": sliders[2],
+        "gamma": gamma,
+        "bilm_sentence": sentence,
+        "oov_words": words,
+    }
+    shared = share_link_row("elmo", params, ui)
+    run_mix(shared.restored.change)  # a link shows the mix it describes
+    return shared
