@@ -186,7 +186,7 @@ def input_notes(
 
     "unknown_word": the target's pieces include the unknown token (MiniLM reads 银 as [UNK]), so the model
     never saw the word. "same_input": sentences that are one and the same token sequence, target at the
-    same place (我在银行存钱 and 我在银行散步 both become [UNK] 行 在 [UNK] [UNK]...), so their vectors are
+    same place (for MiniLM 我在银行存钱 and 我在银行散步 both read 我 在 [UNK] 行 [UNK] [UNK]), so their vectors are
     equal whatever the model: cosine 1 is the tokenizer's doing, not a finding. Sentence numbers are 1-based.
     """
     notes = []

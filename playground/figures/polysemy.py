@@ -126,7 +126,7 @@ def similarity_figure(
     result: PolysemyRun,
     title: str = "",
     titles: list[str] | None = None,
-    colourbar: str = "cos<br>data range<br>{low:.2f} … {high:.2f}",
+    colourbar: str = "cos: colours span the data's range {low:.2f} … {high:.2f}",
 ) -> go.Figure:
     """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense.
 
@@ -157,7 +157,7 @@ def similarity_figure(
                 text=text,
                 hovertemplate="%{text}<br>cos = %{z}<extra></extra>",
                 showscale=n == 0,
-                colorbar=dict(title=colourbar.format(low=low, high=high), len=0.5),
+                colorbar=dict(title=dict(text=colourbar.format(low=low, high=high), side="right"), len=0.9),
             ),
             row=r + 1,
             col=c + 1,

@@ -28,7 +28,7 @@ SAME = 1e-5  # cosines within this of 1 are one and the same vector
 
 def display_label(view: ModelView, lang: str) -> str:
     """The panel's name in the user's language: "(bundled)" and "input embeddings" translated; Markdown-safe."""
-    base = (view.model_label or view.label).replace("(bundled)", t("polysemy.bundled", lang))
+    base = (view.model_label or view.label).replace(" (bundled)", t("polysemy.bundled", lang))
     return t("polysemy.input_label", lang, model=base) if view.source == "input" else base
 
 

@@ -102,18 +102,18 @@ STRINGS = {
         "在第 {rows} 句中，该词变成了未知词元 {token}：模型根本没有看到这个词。",
     ),
     "polysemy.warn_same": (
-        "sentences {groups} are the very same input for it (the same tokens), so their vectors are equal and their cosine "
+        "Sentences {groups} are the very same input for it (the same tokens), so their vectors are equal and their cosine "
         "is 1 whatever the model does.",
         "第 {groups} 句对它来说是完全相同的输入（词元相同），因此向量相同、余弦为 1，与模型本身无关。",
     ),
     "polysemy.warn_no_reading": ("Its scores say nothing about the senses here.", "因此这里它的得分说明不了词义。"),
-    "polysemy.bundled": ("(bundled)", "（内置）"),
+    "polysemy.bundled": (" (bundled)", "（内置）"),
     "polysemy.input_label": ("{model} · input embeddings", "{model} · 输入嵌入"),
     "polysemy.panel_layer": ("layer {layer}", "第 {layer} 层"),
     "polysemy.one_point": ("{n} sentences, one point", "{n} 个句子，同一个点"),
     "polysemy.colourbar": (
-        "cos<br>colours span<br>the data's range<br>{low:.2f} … {high:.2f}",
-        "余弦<br>颜色覆盖<br>数据的范围<br>{low:.2f} … {high:.2f}",
+        "cos: colours span the data's range {low:.2f} … {high:.2f}",
+        "余弦：颜色覆盖数据的范围 {low:.2f} … {high:.2f}",
     ),
     "polysemy.dims_2": ("2-D", "二维"),
     "polysemy.dims_3": ("3-D", "三维"),
