@@ -126,11 +126,11 @@ def similarity_figure(
     result: PolysemyRun,
     title: str = "",
     titles: list[str] | None = None,
-    colourbar: str = "cos: colours span the data's range {low:.2f} … {high:.2f}",
+    colourbar: str = "cos (colours: the data's range)",
 ) -> go.Figure:
     """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense.
 
-    Colours span the data's range (the same in every panel), and the colour bar's title says so (`colourbar`).
+    Colours span the data's range (the same in every panel; the ticks show it), and the colour bar's title says so.
     """
     rows, cols = _grid(len(result.models))
     fig = make_subplots(

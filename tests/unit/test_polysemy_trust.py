@@ -153,7 +153,7 @@ def test_heatmap_colours_span_the_data_and_say_so():
     result = PolysemyRun("bank", "mean", "pca", 2, SENTENCES, [view([1.0], sim=sim), view([0.3], source="static")])
     heat = similarity_figure(result).to_dict()["data"]
     assert [(tr["zmin"], tr["zmax"]) for tr in heat] == [(0.4, 1.0)] * 2  # one scale for all panels: the data's
-    assert "0.40" in heat[0]["colorbar"]["title"]["text"] and "range" in heat[0]["colorbar"]["title"]["text"]
+    assert "range" in heat[0]["colorbar"]["title"]["text"]
     zh = render.figures(result, "zh")[1].to_dict()["data"][0]["colorbar"]["title"]["text"]
     assert "数据的范围" in zh
 

@@ -111,10 +111,7 @@ STRINGS = {
     "polysemy.input_label": ("{model} · input embeddings", "{model} · 输入嵌入"),
     "polysemy.panel_layer": ("layer {layer}", "第 {layer} 层"),
     "polysemy.one_point": ("{n} sentences, one point", "{n} 个句子，同一个点"),
-    "polysemy.colourbar": (
-        "cos: colours span the data's range {low:.2f} … {high:.2f}",
-        "余弦：颜色覆盖数据的范围 {low:.2f} … {high:.2f}",
-    ),
+    "polysemy.colourbar": ("cos (colours: the data's range)", "余弦（颜色：数据的范围）"),
     "polysemy.dims_2": ("2-D", "二维"),
     "polysemy.dims_3": ("3-D", "三维"),
     "polysemy.read_causal": (
