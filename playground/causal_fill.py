@@ -163,11 +163,13 @@ def _word_candidates(lm: LoadedModel, probs: torch.Tensor, n: int, sentence_star
     """The n most probable tokens of a next-token distribution that can fill the blank as a whole word."""
     special = _special_ids(lm.tokenizer)
     found = []
-    for p, i in zip(*probs.topk(min(len(probs), 20 * n))):
-        if _is_candidate(lm, int(i), sentence_start, special):
-            found.append((int(i), float(p)))
+    for i in probs.argsort(descending=True).tolist():  # most probable first, as far down as it takes to find n
+        if _is_candidate(lm, i, sentence_start, special):
+            found.append((i, float(probs[i])))
             if len(found) == n:
                 break
+    if not found:
+        raise InputError("no_word_candidates", "{model} has no whole word to offer for this blank.", model=lm.spec.label)
     return found
 
 

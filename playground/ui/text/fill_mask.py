@@ -99,5 +99,6 @@ STRINGS = {
         "models 必须是模型键名的列表（收到的是 {kind}）。",
     ),
     "error.fill_mask.too_many_models": ("At most {max} models at once (got {n}).", "一次最多 {max} 个模型（收到 {n} 个）。"),
+    "error.no_word_candidates": ("{model} has no whole word to offer for this blank.", "{model} 没有可以填入这个空格的完整词。"),
     "error.not_fill_model": ("{model} cannot fill in blanks (it is a {kind} model).", "{model} 不能填空（它是 {kind} 模型）。"),
 }
