@@ -12,7 +12,7 @@ from gradio_client.exceptions import AppError
 
 from tests.e2e.helpers import save_screenshot
 
-TABLE = "() => [...document.querySelectorAll('table')].map(t => t.innerText).join('\\n')"
+TABLE = "() => [...document.querySelectorAll('.table-wrap')].map(t => t.innerText).join('\\n')"  # header and rows
 
 
 def _table_with(page, word: str) -> str:
