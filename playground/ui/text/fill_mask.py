@@ -27,7 +27,7 @@ STRINGS = {
         "此处可运行的掩码语言模型（BERT 家族）和因果语言模型（GPT 家族）。",
     ),
     "fill_mask.run": ("Fill the blanks", "填空"),
-    "fill_mask.plot": ("Top-k predictions", "Top-k 预测"),
+    "fill_mask.plot": ("Top-k predictions", "概率最高的候选词"),
     "fill_mask.table": ("Predictions", "预测结果"),
     "fill_mask.exports": ("Downloads (CSV, JSON, interactive HTML)", "下载（CSV、JSON、交互式 HTML）"),
     "fill_mask.prob_axis": ("probability", "概率"),
