@@ -107,6 +107,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
                 ),
                 label="common.models",
                 info="fill_mask.models_info",
+                choices=lambda lang: model_choices(KINDS, lang),
             )
             top_k = loc.add(gr.Slider(1, MAX_TOP_K, value=5, step=1, label=t("fill_mask.top_k", "en")), label="fill_mask.top_k")
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")

@@ -135,7 +135,9 @@ def build_tab(ui) -> dict:
             models = model_choices(TOKENIZER_KINDS, "en")
             default = next((k for _, k in models if k == "minilm"), models[0][1] if models else None)
             model = loc.add(
-                gr.Dropdown(models, value=default, label=t("masking.model"), elem_id="masking-model"), label="masking.model"
+                gr.Dropdown(models, value=default, label=t("masking.model"), elem_id="masking-model"),
+                label="masking.model",
+                choices=lambda lang: model_choices(TOKENIZER_KINDS, lang),
             )
             seed = loc.add(
                 gr.Number(0, precision=0, minimum=0, maximum=MAX_SEED, label=t("masking.seed"), elem_id="masking-seed"),

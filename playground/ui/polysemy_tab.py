@@ -174,6 +174,7 @@ def build_tab(ui) -> dict:
                     label=t("polysemy.models"),
                 ),
                 label="polysemy.models",
+                choices=lambda lang: model_choices(ALL_KINDS, lang),
             )
             static_rows = loc.add(gr.Checkbox(True, label=t("polysemy.input_embeddings")), label="polysemy.input_embeddings")
             layer = loc.add(
