@@ -83,7 +83,7 @@ def build_tab(ui: UIContext) -> dict:
         label="attention.view",
         choices=view_choices,
     )
-    with gr.Row():
+    with gr.Row(elem_id="attention-sliders"):
         # Created with the largest range any model may need, so a shared link's layer 3 / head 7 is accepted;
         # the first run narrows each slider to the model's own range (keeping the value it was given).
         layer = loc.add(gr.Slider(0, att.MAX_LAYERS - 1, value=0, step=1, label=t("attention.layer")), label="attention.layer")
@@ -169,7 +169,8 @@ def build_tab(ui: UIContext) -> dict:
         "query": query,
         "row_start": row_start,
     }
-    shared = share_link_row("attention", params, ui)
+    with gr.Column(elem_id="attention-share"):
+        shared = share_link_row("attention", params, ui)
     # A link fills the inputs, then runs the view with them (layer 3, head 7 stay layer 3, head 7).
     shared.restored.change(show, inputs, outputs, api_visibility="private").success(
         lambda: True, None, shown, api_visibility="private"

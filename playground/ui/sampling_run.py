@@ -22,7 +22,8 @@ KINDS = sampling.KINDS
 DEFAULT_TEMPERATURES = (0.1, 0.8, 1.5)
 STATE_TTL_S = 1800
 CONCURRENCY = 2  # sampling events (tab and API together) running at once; the rest wait in the bounded queue
-EVENT_TIME_LIMIT_S = round(generation.TIME_LIMIT_S) + 30  # Gradio's limit per event; the backend stops itself first
+# Gradio's limit per event (a comparison draws three continuations, each with its own backend limit, which acts first)
+EVENT_TIME_LIMIT_S = round(3 * generation.TIME_LIMIT_S) + 30
 default_model = sampling.default_model
 
 

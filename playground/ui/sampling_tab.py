@@ -22,7 +22,7 @@ def _header(loc, key: str) -> None:
 def build_tab(ui: UIContext) -> dict[str, Any]:
     loc = ui.loc
     _header(loc, "sampling.intro")
-    with gr.Row():
+    with gr.Row(elem_id="sampling-controls"):
         with gr.Column(scale=3):
             prompt = loc.add(
                 gr.Textbox(
@@ -94,7 +94,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
 
     _header(loc, "sampling.compare_header")
     _header(loc, "sampling.compare_info")
-    with gr.Row():
+    with gr.Row(elem_id="sampling-temps"):
         temps = [
             loc.add(gr.Number(value, minimum=0, maximum=sampling.MAX_TEMPERATURE, step=0.1, label=t(key, "en")), label=key)
             for value, key in zip(run.DEFAULT_TEMPERATURES, ("sampling.t1", "sampling.t2", "sampling.t3"))
@@ -170,7 +170,8 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         "samples": n_samples,
         "seed": seed,
     }
-    shared = share_link_row("sampling", params, ui)
+    with gr.Column(elem_id="sampling-share"):
+        shared = share_link_row("sampling", params, ui)
     # A link restores the inputs, then shows the next-token distribution they give (the cheap, deterministic view).
     shared.restored.change(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
     return shared
