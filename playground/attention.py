@@ -8,16 +8,22 @@ switching layer, head or view costs no model call. `run_attention` is the JSON t
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
 
-from playground import models
+from playground import input_checks as checks
+from playground import models, tokens
 from playground.cache import BoundedCache
 from playground.errors import InputError
+from playground.registry import get_spec
 
 MAX_TOKENS = 512  # longest input the tab accepts (BERT's limit; longer maps stop being readable)
+MAX_TEXT_CHARS = 5000  # characters per sentence (checked before tokenizing)
+MAX_LAYERS = 64  # layer / head indices a request may name (more than any registered model has; the model's own range
+MAX_HEADS = 64  # is checked once it is loaded)
+KINDS = ("encoder", "masked", "discriminator", "causal")  # model kinds with self-attention maps to show
 CAUSAL_KINDS = ("causal",)  # kinds whose self-attention is masked to the past
 
 
@@ -37,6 +43,20 @@ class AttentionResult:
     special: list[bool]  # True for [CLS], [SEP], <s>, ... added by the tokenizer
     causal: bool
     attentions: np.ndarray  # (layers, heads, T, T); row i = how query token i spreads its attention
+    display: list[str] = field(default_factory=list)  # how each token reads (byte pieces completed; "" = as `tokens`)
+    unknown: list[str] = field(default_factory=list)  # per token: the text the tokenizer replaced by its unknown token, or ""
+
+    @property
+    def labels(self) -> list[str]:
+        """Token labels for figures: the vocabulary spelling, the completed character for byte pieces,
+        and for an unknown token the text it replaced ("[UNK] (银)")."""
+        display = self.display or [""] * len(self.tokens)
+        unknown = self.unknown or [""] * len(self.tokens)
+        return [f"{d or t} ({u})" if u else d or t for t, d, u in zip(self.tokens, display, unknown)]
+
+    @property
+    def unknown_texts(self) -> list[str]:
+        return [u for u in self.unknown if u]
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -73,14 +93,26 @@ def encode(lm: Any, request: AttentionText) -> dict[str, list[int]]:
         raise InputError(
             "attention_pair_unsupported", "{model} has no segment embeddings: leave sentence B empty.", model=lm.spec.label
         )
-    enc = lm.tokenizer(request.text, pair, return_special_tokens_mask=True, return_token_type_ids=True)
+    fast = getattr(lm.tokenizer, "is_fast", False)
+    enc = lm.tokenizer(
+        request.text, pair, return_special_tokens_mask=True, return_token_type_ids=True, return_offsets_mapping=fast
+    )
     limit, n = token_limit(lm), len(enc["input_ids"])
     if n > limit:
         raise InputError("attention_too_long", "The text has {n} tokens; this view reads at most {limit}.", n=n, limit=limit)
+    types = list(enc.get("token_type_ids") or [0] * n)
+    unk = lm.tokenizer.unk_token_id
+    offsets = enc.get("offset_mapping") or [(0, 0)] * n
+    sources = [request.text, pair or ""]
+    unknown = [
+        (sources[min(segment, 1)][start:stop] or "?") if unk is not None and token == unk else ""
+        for token, segment, (start, stop) in zip(enc["input_ids"], types, offsets)
+    ]
     return {
         "input_ids": list(enc["input_ids"]),
-        "token_type_ids": list(enc.get("token_type_ids") or [0] * n),
+        "token_type_ids": types,
         "special": [bool(s) for s in enc["special_tokens_mask"]],
+        "unknown": unknown,
     }
 
 
@@ -113,9 +145,25 @@ def extract_attention(lm: Any, requests: list[AttentionText], dtype: Any = np.fl
                 special=e["special"],
                 causal=lm.spec.kind in CAUSAL_KINDS,
                 attentions=np.ascontiguousarray(stacked[row, :, :, :n, :n], dtype=dtype),
+                display=display_labels(lm.tokenizer, e["input_ids"]),
+                unknown=e["unknown"],
             )
         )
     return results
+
+
+def display_labels(tokenizer: Any, ids: list[int]) -> list[str]:
+    """Per token, "" where its vocabulary spelling reads (Ġbank, ##ing, [CLS]), else what it reads as.
+
+    Byte-level BPE spells 银 as three byte pieces ("é", "ĵ", "¶"): those show as "银(1/3)" ... and a piece
+    that completes nothing as `<0xE9>`, never as mojibake or "�".
+    """
+    out = []
+    raws = tokenizer.convert_ids_to_tokens(ids)
+    for raw, piece in zip(raws, tokens.display_pieces(tokenizer, ids)):
+        word = piece.strip()
+        out.append("" if word and word in raw else tokens.visible(piece))
+    return out
 
 
 def head_map(result: AttentionResult, layer: int, head: int) -> np.ndarray:
@@ -194,9 +242,32 @@ def attention_maps(
     model: str, text: str, text_b: str = "", load: Callable = models.load, gpu: Callable = same_call
 ) -> tuple[Any, AttentionResult]:
     """The loaded model and all its maps for this text (one forward pass per model and text, then cached)."""
+    model = check_model(model)
+    request = AttentionText(
+        checks.text(text, "text", MAX_TEXT_CHARS, allow_none=True),
+        checks.text(text_b, "text_b", MAX_TEXT_CHARS, allow_none=True),
+    )
     lm = load(model)
-    request = AttentionText(text or "", text_b or "")
+    if lm.spec.kind not in KINDS:
+        raise _not_attention(lm.spec.label)
     return lm, cache("maps").get((lm.spec.key, request), lambda: gpu(_extract)(lm, request))
+
+
+def _not_attention(label: str) -> InputError:
+    return InputError("attention_wrong_kind", "{model} has no self-attention maps to show; choose a Transformer.", model=label)
+
+
+def check_model(model: Any) -> str:
+    """A model key (text) whose kind has attention maps; a registered key of another kind is refused before loading."""
+    if not isinstance(model, str) or not model:
+        raise InputError("attention_model_type", "model must be the key of a Transformer model (text).")
+    try:
+        spec = get_spec(model)
+    except ValueError:
+        return model  # unknown keys are refused by the loader, with its message
+    if spec.kind not in KINDS:
+        raise _not_attention(spec.label)
+    return model
 
 
 @dataclass(frozen=True)
@@ -239,7 +310,7 @@ class AttentionRun:
 def clamp(value: Any, low: int, high: int) -> int:
     try:
         return min(max(int(value), low), high)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return low
 
 
@@ -275,7 +346,19 @@ def attention_run(lm: Any, result: AttentionResult, layer: int, head: int, row_s
     )
 
 
+def index(value: Any, code: str, message: str, high: int) -> int:
+    """A whole number 0..high (API layer, head, row_start): None, lists, strings, fractions and ±inf are refused."""
+    return checks.whole(value, lambda: InputError(code, message, high=high), 0, high)
+
+
 def run_attention(request: AttentionRequest, load: Callable = models.load, gpu: Callable = same_call) -> AttentionRun:
     """The /attention API: maps from the cache (or one forward pass), then one head and the summaries."""
+    layer = index(request.layer, "attention_layer_type", "layer must be a whole number from 0 to {high}.", MAX_LAYERS - 1)
+    head = index(request.head, "attention_head_type", "head must be a whole number from 0 to {high}.", MAX_HEADS - 1)
+    row_start = index(
+        request.row_start, "attention_row_type", "row_start must be a whole number from 0 to {high}.", MAX_TOKENS - 1
+    )
     lm, result = attention_maps(request.model, request.text, request.text_b, load, gpu)
-    return attention_run(lm, result, int(request.layer), int(request.head), int(request.row_start))
+    if row_start >= result.shape[2]:
+        raise InputError("attention_row_range", "row_start must be below the number of tokens ({n}).", n=result.shape[2])
+    return attention_run(lm, result, layer, head, row_start)

@@ -37,7 +37,7 @@ class ComparePanel:
     label: str  # the model's label
     layer: int  # clamped to that model's depth
     head: int
-    tokens: list[str]
+    tokens: list[str]  # labels as the figures show them (byte pieces completed, unknown tokens marked)
     matrix: np.ndarray  # (T, T)
 
 
@@ -106,7 +106,7 @@ def _compare(ctx: _Ctx) -> dict:
     for key in dict.fromkeys([ctx.request.model, ctx.request.other or ctx.request.model]):
         lm, result = att.attention_maps(key, ctx.request.text, "", ctx.load, ctx.gpu)
         layer, head = min(ctx.layer, result.shape[0] - 1), min(ctx.head, result.shape[1] - 1)
-        panels.append(ComparePanel(lm.spec.label, layer, head, result.tokens, att.head_map(result, layer, head)))
+        panels.append(ComparePanel(lm.spec.label, layer, head, result.labels, att.head_map(result, layer, head)))
     return {"compare": tuple(panels)}
 
 

@@ -5,7 +5,10 @@ A GPT-style model only predicts the next token, so it can fill [MASK] in two way
     (what GPT "knows" at that point; it has not read the rest of the sentence);
   * whole sentence: score every candidate by the log-probability of the complete
     sentence with that candidate in the blank, which does use the right context.
-The candidates are whole words (word-initial tokens). A pool taken from the left
+The candidates are whole words: the one token the tokenizer itself writes for a
+word in the blank, never a special token (`<s>`, `<|endoftext|>`) or a piece that
+attaches to the previous word (`'s`, `ing`) — also at the start of a sentence,
+where a word carries no leading-space marker (see `_is_candidate`). A pool taken from the left
 context alone misses answers that only the right context suggests ("The river
 [MASK] was muddy"), so it is widened with the next-token distribution of a prompt
 that shows the whole sentence first ("... ___ was muddy. ... The river"); see
@@ -15,7 +18,7 @@ so it is written here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -23,11 +26,12 @@ import torch
 from playground.errors import InputError
 from playground.fill_mask_data import Prediction, Reading, check_top_k, count_masks, split_at_masks
 from playground.models import LoadedModel, max_tokens
-from playground.tokens import is_word, token_text
+from playground.tokens import token_text
 
 POOL_PER_SOURCE = 50  # word-initial candidates per next-token distribution: 50 kept every probe answer, at half the time of 100
 ROWS_PER_PASS = 128  # sentences scored per forward pass (bounds memory on a small Space)
 BLANK = "___"
+_ANCHOR = "a"  # a word to write candidates after, so the tokenizer shows how it spells a word after a space
 
 
 @dataclass(frozen=True)
@@ -124,19 +128,48 @@ def _sentence_logprobs(lm: LoadedModel, sentences: list[str]) -> np.ndarray:
     return torch.cat(scores).numpy().astype(np.float64)
 
 
-def _word_candidates(lm: LoadedModel, probs: torch.Tensor, n: int, sentence_start: bool) -> list[tuple[int, float]]:
-    """The n most probable word-initial tokens of a next-token distribution.
+def _special_ids(tokenizer) -> set[int]:
+    """Control tokens (`<s>`, `</s>`, `<|endoftext|>`, chat markers...): never a word in a blank."""
+    return set(tokenizer.all_special_ids) | set(getattr(tokenizer, "added_tokens_decoder", {}))
 
-    At the start of a sentence a word carries no leading-space marker, so any
-    token that reads as a word counts there.
+
+def _is_candidate(lm: LoadedModel, token_id: int, sentence_start: bool, special: set[int]) -> bool:
+    """Whether a token can fill a blank as a whole word, asked of the tokenizer itself.
+
+    A word qualifies when it starts with a letter or digit, is one token when written after a
+    space (a real word of the vocabulary, not `orning`), and is exactly this token where the blank
+    is: after a space mid-sentence, alone at the start of a sentence (so `'s`, `ing` or SentencePiece's
+    unmarked continuation pieces never pass, and a byte-level model offers `The`, not ` The`).
     """
+    if token_id in special:
+        return False
+    tok = lm.tokenizer
+    tt = token_text(tok, tok.convert_ids_to_tokens(token_id))
+    word = tt.word
+    if not word or not word[0].isalnum() or "\ufffd" in word or any(ch.isspace() for ch in word):
+        return False
+    if not sentence_start and not tt.starts_word:
+        return False
+    anchor = tok(_ANCHOR, add_special_tokens=False).input_ids
+    after_space = tok(f"{_ANCHOR} {word}", add_special_tokens=False).input_ids
+    if after_space[: len(anchor)] != anchor or len(after_space) != len(anchor) + 1:
+        return False
+    if sentence_start:
+        return tok(word, add_special_tokens=False).input_ids == [token_id]
+    return after_space[-1] == token_id
+
+
+def _word_candidates(lm: LoadedModel, probs: torch.Tensor, n: int, sentence_start: bool) -> list[tuple[int, float]]:
+    """The n most probable tokens of a next-token distribution that can fill the blank as a whole word."""
+    special = _special_ids(lm.tokenizer)
     found = []
-    for p, i in zip(*probs.topk(min(len(probs), 20 * n))):
-        tt = token_text(lm.tokenizer, lm.tokenizer.convert_ids_to_tokens(int(i)))
-        if is_word(tt) or (sentence_start and is_word(replace(tt, starts_word=True))):
-            found.append((int(i), float(p)))
+    for i in probs.argsort(descending=True).tolist():  # most probable first, as far down as it takes to find n
+        if _is_candidate(lm, i, sentence_start, special):
+            found.append((i, float(probs[i])))
             if len(found) == n:
                 break
+    if not found:
+        raise InputError("no_word_candidates", "{model} has no whole word to offer for this blank.", model=lm.spec.label)
     return found
 
 
@@ -188,6 +221,6 @@ def _fill_one(lm: LoadedModel, text: str, top_k: int, pool: int) -> CausalFill:
         left_preds.append(_predictions(lm, [(i, float(probs[0][i])) for i, _ in plain], top_k))
         whole_preds.append(_predictions(lm, list(zip(cands, share.tolist())), top_k))
         pool_sizes.append(len(cands))
-        prefix = left + lm.tokenizer.decode([whole_preds[-1][0].token_id]) + right
+        prefix = (left + lm.tokenizer.decode([whole_preds[-1][0].token_id]) + right).lstrip()
     left_reading = Reading("left-context", text, left_preds, truncated=False)  # too long a text is refused, never cut
     return CausalFill(left_reading, Reading("whole-sentence", text, whole_preds, truncated=False), max(pool_sizes))

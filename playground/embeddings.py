@@ -10,6 +10,7 @@ show where in the network the senses come apart.
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -27,13 +28,17 @@ KINDS = ("encoder", "masked", "causal")  # models with hidden states worth follo
 POOLING = ("mean", "first")
 PROJECTIONS = ("pca", "tsne")
 TSNE_MIN_POINTS = 5
+MAX_MODELS = 12  # models in one request (the registry holds fewer; a longer list is a mistake or an attack)
+MAX_TEXT = 20_000  # characters of sentences in one request (64 lines of ~300 characters)
+MAX_WORD = 100  # characters of the target word
 
 
 @dataclass(frozen=True)
 class Note:
     """Why a model's panel lacks something, as a code and its parameters: the renderer words it in either language."""
 
-    code: str  # "no_piece" (some sentences had no token at the word) or "not_in_vocabulary"
+    code: str  # "no_piece", "not_in_vocabulary", "unknown_word" (the word became the unknown token) or
+    # "same_input" (sentences that are one and the same token sequence for this model): the last two void a reading
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -50,7 +55,8 @@ class SenseVectors:
     rows: list[int]  # indices into the targets of the sentences that have a vector
     pieces: list[list[str]]  # the subword pieces pooled for each row
     layers: np.ndarray  # (n_layers + 1, len(rows), hidden); layer 0 = embeddings
-    notes: tuple[Note, ...] = ()  # why sentences are missing, if any
+    notes: tuple[Note, ...] = ()  # why sentences are missing, if any; unknown tokens and identical inputs
+    model_label: str = ""  # the registry label alone (`label` adds " · input embeddings" for the input rows)
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,7 @@ class ModelView:
     nn_accuracy_by_layer: np.ndarray  # (num_layers + 1,)
     notes: tuple[Note, ...]
     family_kind: str = field(default="", repr=False)  # the registry kind: the reading adds a caveat for causal models
+    model_label: str = field(default="", repr=False)  # the registry label alone, for the translated panel titles
     vectors: np.ndarray = field(default=None, repr=False)  # (len(rows), hidden) at the shown layer, for the CSV export
 
 
@@ -156,11 +163,44 @@ def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "m
     pieces = [tok.convert_ids_to_tokens([x[j] for j in p]) for x, p in zip(ids, positions)]
     missing = len(found) - len(rows)
     notes = (Note("no_piece", {"n": missing}),) if missing else ()
-    common = dict(model_id=spec.hf_id, family_kind=spec.kind, device=lm.device, rows=rows, pieces=pieces, notes=notes)
+    notes += input_notes(ids, positions, rows, tok.unk_token_id, tok.unk_token)
+    common = dict(
+        model_id=spec.hf_id,
+        family_kind=spec.kind,
+        device=lm.device,
+        rows=rows,
+        pieces=pieces,
+        notes=notes,
+        model_label=spec.label,
+    )
     return (
         SenseVectors(spec.key, label=spec.label, source="contextual", layers=layers, **common),
         SenseVectors(f"{spec.key}:input", label=f"{spec.label} · input embeddings", source="input", layers=static, **common),
     )
+
+
+def input_notes(
+    ids: list[list[int]], positions: list[list[int]], rows: list[int], unk_id: int | None, unk_token: str | None
+) -> tuple[Note, ...]:
+    """What makes a model's vectors say nothing about the senses, from its own token ids.
+
+    "unknown_word": the target's pieces include the unknown token (MiniLM reads 银 as [UNK]), so the model
+    never saw the word. "same_input": sentences that are one and the same token sequence, target at the
+    same place (for MiniLM 我在银行存钱 and 我在银行散步 both read 我 在 [UNK] 行 [UNK] [UNK]), so their vectors are
+    equal whatever the model: cosine 1 is the tokenizer's doing, not a finding. Sentence numbers are 1-based.
+    """
+    notes = []
+    if unk_id is not None:
+        unknown = [row + 1 for row, x, p in zip(rows, ids, positions) if any(x[j] == unk_id for j in p)]
+        if unknown:
+            notes.append(Note("unknown_word", {"rows": unknown, "token": unk_token or "?"}))
+    groups: dict[tuple, list[int]] = {}
+    for row, x, p in zip(rows, ids, positions):
+        groups.setdefault((tuple(x), tuple(p)), []).append(row + 1)
+    same = [g for g in groups.values() if len(g) > 1]
+    if same:
+        notes.append(Note("same_input", {"groups": same}))
+    return tuple(notes)
 
 
 def static_vectors(lm: LoadedModel, word: str, targets: list[Target]) -> SenseVectors:
@@ -180,6 +220,7 @@ def static_vectors(lm: LoadedModel, word: str, targets: list[Target]) -> SenseVe
         [[word.lower()]] * len(rows),
         layers,
         notes,
+        lm.spec.label,
     )
 
 
@@ -191,6 +232,8 @@ def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
 def sense_scores(similarity: np.ndarray, labels: list[str]) -> tuple[float, float]:
     """(within-minus-cross cosine, leave-one-out nearest-neighbour accuracy) over the labelled rows; NaN if undefined.
 
+    The accuracy needs at least two sentences of every sense: a sentence alone in its sense has no
+    neighbour of its own sense, so it would count as a miss whatever the vectors (NaN instead).
     Ties for the nearest neighbour (identical static vectors) earn the share of tied
     neighbours with the right sense: the expected accuracy of breaking ties at random.
     """
@@ -202,6 +245,8 @@ def sense_scores(similarity: np.ndarray, labels: list[str]) -> tuple[float, floa
     same, off = lab[:, None] == lab[None, :], ~np.eye(len(keep), dtype=bool)
     within = sim[same & off]
     separation = float(within.mean() - sim[~same].mean()) if within.size else float("nan")
+    if min(np.unique(lab, return_counts=True)[1]) < 2:
+        return separation, float("nan")
     hits = []
     for i in range(len(keep)):
         others = np.flatnonzero(off[i])
@@ -277,41 +322,112 @@ def cached_vectors(
     return _VECTORS_CACHE.get(cache_key, lambda: sense_vectors(load(key), word, targets, pooling, input_embeddings))
 
 
-def check_options(pooling: str, projection: str, dims: int) -> None:
-    if pooling not in POOLING or projection not in PROJECTIONS or dims not in (2, 3):
+def _not_text(name: str) -> InputError:
+    return InputError("polysemy_type_text", "{name} must be text.", name=name)
+
+
+def _not_whole(name: str) -> InputError:
+    return InputError("polysemy_type_whole", "{name} must be a whole number.", name=name)
+
+
+def check_text(name: str, value: Any, limit: int) -> str:
+    """Text from a user or a link: a string of valid Unicode (no lone surrogate), at most `limit` characters."""
+    if not isinstance(value, str):
+        raise _not_text(name)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError("polysemy_bad_text", "{name} contains characters that are not valid Unicode.", name=name) from None
+    if len(value) > limit:
+        raise InputError("polysemy_too_much", "{name} is longer than {limit} characters.", name=name, limit=limit)
+    return value
+
+
+def check_whole(name: str, value: Any) -> int:
+    """A whole number given as an int, a whole float or digits in a string; bools, fractions, inf and NaN refused."""
+    if isinstance(value, bool):
+        raise _not_whole(name)
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value.strip())
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    raise _not_whole(name)
+
+
+def check_options(pooling: Any, projection: Any, dims: Any) -> int:
+    if pooling not in POOLING or projection not in PROJECTIONS or not isinstance(pooling, str) or not isinstance(projection, str):
         raise InputError(
             "polysemy_options",
             "Options: pooling {pooling}, projection {projection}, dims 2 or 3.",
             pooling="/".join(POOLING),
             projection="/".join(PROJECTIONS),
         )
+    try:
+        number = check_whole("dims", dims)
+    except InputError:
+        number = 0
+    if number not in (2, 3):
+        raise InputError(
+            "polysemy_options",
+            "Options: pooling {pooling}, projection {projection}, dims 2 or 3.",
+            pooling="/".join(POOLING),
+            projection="/".join(PROJECTIONS),
+        )
+    return number
 
 
-def parse_layer(value: int | str | None) -> int | None:
-    """'last' (or empty) -> None; a layer number from 0 -> that number; anything else is refused."""
+def parse_layer(value: Any) -> int | None:
+    """'last' (or empty) -> None; a whole layer number from 0 -> that number; anything else is refused (value not echoed)."""
     if value is None or (isinstance(value, str) and value.strip() in ("", "last")):
         return None
     try:
-        layer = int(value)
-    except (TypeError, ValueError):
+        layer = check_whole("layer", value)
+    except InputError:
         layer = -1
-    if isinstance(value, bool) or layer < 0:
-        raise InputError("polysemy_layer", "Layer must be 'last' or a number from 0; got {layer!r}.", layer=str(value))
+    if layer < 0:
+        raise InputError("polysemy_layer", "Layer must be 'last' or a whole number from 0.")
     return layer
 
 
-def check_request(request: PolysemyRequest) -> tuple[str, list[Target], int | None, int]:
-    """Validate a request before any model loads: (word, grouped sentences, layer or None for last, dims)."""
-    targets = parse_sentences(request.word, request.sentences)
-    word = request.word.strip()
-    layer = parse_layer(request.layer)
-    try:
-        dims = int(request.dims)
-    except (TypeError, ValueError):
-        dims = 0
-    check_options(request.pooling, request.projection, dims)
-    if not [k for k in request.models or () if k]:
+def check_models(value: Any) -> tuple[str, ...]:
+    """A list of model keys (strings), at most MAX_MODELS; empty entries skipped, duplicates once."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(k, str) for k in value):
+        raise InputError("polysemy_type_models", "models must be a list of model keys.")
+    if len(value) > MAX_MODELS:
+        raise InputError("polysemy_too_many_models", "Choose at most {limit} models.", limit=MAX_MODELS)
+    keys = tuple(dict.fromkeys(k for k in value if k))
+    if not keys:
         raise InputError("polysemy_no_models", "Choose at least one model.")
+    return keys
+
+
+def check_sentences(value: Any) -> str | tuple[str, ...]:
+    if isinstance(value, str):
+        return check_text("sentences", value, MAX_TEXT)
+    if isinstance(value, tuple) and all(isinstance(line, str) for line in value):  # the Python API's one-line-each form
+        check_text("sentences", "\n".join(value), MAX_TEXT)
+        return value
+    raise InputError("polysemy_type_sentences", "sentences must be text, one sentence per line.")
+
+
+def check_request(request: PolysemyRequest) -> tuple[str, list[Target], int | None, int]:
+    """Validate a request before any model loads: (word, grouped sentences, layer or None for last, dims).
+
+    Types first (the API hands on whatever JSON a client sent): every refusal is an InputError a student can read.
+    """
+    if request.word is None:
+        raise InputError("polysemy_no_word", "Enter the word to follow through the sentences.")
+    word = check_text("word", request.word, MAX_WORD).strip()
+    sentences = check_sentences(request.sentences)
+    check_models(request.models)
+    if not isinstance(request.input_embeddings, bool):
+        raise InputError("polysemy_type_bool", "{name} must be true or false.", name="input_embeddings")
+    layer = parse_layer(request.layer)
+    dims = check_options(request.pooling, request.projection, request.dims)
+    check_whole("seed", request.seed)
+    targets = parse_sentences(word, sentences)
     if all(t.span is None for t in targets):
         raise InputError("polysemy_not_found", "'{word}' occurs in none of the sentences.", word=word)
     return word, targets, layer, dims
@@ -344,6 +460,7 @@ def view(vectors: SenseVectors, targets: list[Target], layer: int | None, projec
         nn_accuracy_by_layer=scores[:, 1],
         notes=vectors.notes,
         family_kind=vectors.family_kind,
+        model_label=vectors.model_label or vectors.label,
         vectors=vectors.layers[shown],
     )
 
@@ -353,7 +470,7 @@ def run_polysemy(request: PolysemyRequest, load: Loader = models.load) -> Polyse
     word, targets, layer, dims = check_request(request)
     found = [
         v
-        for key in dict.fromkeys(k for k in request.models if k)
+        for key in check_models(request.models)
         for v in cached_vectors(key, word, targets, request.pooling, request.input_embeddings, load)
     ]
     return PolysemyRun(
@@ -362,5 +479,5 @@ def run_polysemy(request: PolysemyRequest, load: Loader = models.load) -> Polyse
         projection=request.projection,
         dims=dims,
         sentences=[Sentence(i, t.label, t.text, t.span) for i, t in enumerate(targets)],
-        models=[view(v, targets, layer, request.projection, dims, request.seed) for v in found],
+        models=[view(v, targets, layer, request.projection, dims, check_whole("seed", request.seed)) for v in found],
     )

@@ -20,7 +20,7 @@ from playground.availability import available_specs
 from playground.cache import BoundedCache
 from playground.causal_fill import fill_blanks_causal
 from playground.errors import InputError
-from playground.fill_mask_data import Reading, check_top_k, count_masks
+from playground.fill_mask_data import Reading, check_model_keys, check_top_k, count_masks, split_at_masks
 from playground.masked_fill import fill_blanks_masked
 from playground.models import LoadedModel, Loader
 from playground.registry import ModelSpec, get_spec
@@ -34,6 +34,11 @@ class FillMaskRequest:
     models: tuple[str, ...] | None = None  # registry keys; None = the default selection (see default_models)
     top_k: int = 5  # 1–20
 
+    def validate(self) -> FillMaskRequest:
+        """The request with its types and ranges checked (InputError otherwise), model keys as a tuple."""
+        count_masks(self.text)
+        return dataclasses.replace(self, models=check_model_keys(self.models), top_k=check_top_k(self.top_k))
+
 
 @dataclass(frozen=True)
 class ModelFill:
@@ -43,11 +48,13 @@ class ModelFill:
     device: str
     readings: list[Reading]  # one per way this kind of model fills a blank
     pool_size: int | None = None  # candidate words rescored per blank (causal models only)
+    unknown: tuple[str, ...] = ()  # pieces of the text this model reads as its unknown token ([UNK]), in order
+    tokens: int = 0  # tokens of the text outside the blanks (to tell "some" from "every" piece unknown)
 
 
 @dataclass(frozen=True)
 class Note:
-    code: str  # "pool" | "no_chinese" | "no_chinese_model" | "truncated": the UI's text key is fill_mask.<code>
+    code: str  # "unknown" | "all_unknown" | "no_chinese" | "no_chinese_model" | "pool" | "truncated": text key fill_mask.<code>
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -106,17 +113,40 @@ def _specs(keys: tuple[str, ...] | None) -> list[ModelSpec]:
     return specs
 
 
+def unknown_pieces(tokenizer: Any, text: str) -> tuple[tuple[str, ...], int]:
+    """The pieces of `text` (outside its [MASK]s) that `tokenizer` reads as its unknown token, and its token count.
+
+    Asked of the tokenizer itself, with character offsets, so "银" is named rather than "[UNK]".
+    """
+    unk = tokenizer.unk_token_id
+    found, total = [], 0
+    for piece in split_at_masks(text):
+        if not piece.strip():
+            continue
+        enc = tokenizer(piece, add_special_tokens=False, return_offsets_mapping=tokenizer.is_fast)
+        total += len(enc.input_ids)
+        if unk is None:
+            continue
+        spans = enc["offset_mapping"] if tokenizer.is_fast else [None] * len(enc.input_ids)
+        found += [piece[s[0] : s[1]] if s else tokenizer.unk_token for i, s in zip(enc.input_ids, spans) if i == unk]
+    return tuple(found), total
+
+
 def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill]) -> list[Note]:
     """What the reader should know, computed from the inputs and the results (worded by the UI)."""
     chinese = any(is_cjk(ch) for ch in text)
     notes = []
+    for fill in fills:  # first: what makes a model's answer meaningless (the UI shows these as warnings)
+        if fill.unknown:
+            pieces = list(dict.fromkeys(fill.unknown))
+            code = "all_unknown" if len(fill.unknown) >= fill.tokens else "unknown"
+            notes.append(Note(code, {"model": fill.model_id, "n": len(fill.unknown), "total": fill.tokens, "pieces": pieces}))
     for spec, fill in zip(specs, fills):
-        if fill.pool_size:
-            notes.append(Note("pool", {"model": spec.label, "n": fill.pool_size}))
         if chinese and not spec.speaks("zh"):
-            notes.append(Note("no_chinese", {"model": spec.label}))
+            notes.append(Note("no_chinese", {"model": fill.model_id}))
     if chinese and not any(s.speaks("zh") for s in specs):
         notes.append(Note("no_chinese_model"))
+    notes += [Note("pool", {"model": fill.model_id, "n": fill.pool_size}) for fill in fills if fill.pool_size]
     notes += [Note("truncated", {"model": fill.model_id}) for fill in fills for r in fill.readings if r.truncated]
     return notes
 
@@ -130,15 +160,16 @@ def run_fill_mask(
     (the UI passes `ui.common.on_gpu`, so on a ZeroGPU Space it runs inside `spaces.GPU` while
     the cache stays in this process).
     """
-    count_masks(request.text)
-    top_k = check_top_k(request.top_k)
+    request = request.validate()
+    top_k = request.top_k
     specs = _specs(request.models)
     text = request.text
 
     def fill(spec: ModelSpec) -> ModelFill:
         lm = load(spec.key)
         readings, pool = on_device(READINGS[spec.kind])(lm, text, top_k)
-        return ModelFill(spec.key, lm.spec.hf_id, spec.label, str(lm.device), readings, pool)
+        unknown, tokens = unknown_pieces(lm.tokenizer, text)
+        return ModelFill(spec.key, lm.spec.hf_id, spec.label, str(lm.device), readings, pool, unknown, tokens)
 
     fills = [_results.get((spec.key, text, top_k), lambda spec=spec: fill(spec)) for spec in specs]
     ran = dataclasses.replace(request, models=tuple(s.key for s in specs), top_k=top_k)

@@ -8,12 +8,15 @@ of samples; the step-through view keeps one `Sampler` per user and calls `step`.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from dataclasses import asdict, dataclass
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import torch
 
+from playground import input_checks as checks
 from playground import models, sampling
 from playground.errors import InputError
 from playground.models import LoadedModel
@@ -62,14 +65,48 @@ class GenerationResult:
         return out
 
 
-def check_run(max_new_tokens: int, n_samples: int, seed: int) -> tuple[int, int, int]:
-    if not 1 <= int(max_new_tokens) <= sampling.MAX_NEW_TOKENS:
-        raise InputError("sampling_max_new", "Max new tokens must be between 1 and {max}.", max=sampling.MAX_NEW_TOKENS)
-    if not 1 <= int(n_samples) <= sampling.MAX_SAMPLES:
-        raise InputError("sampling_samples", "Number of samples must be between 1 and {max}.", max=sampling.MAX_SAMPLES)
-    if not 0 <= int(seed) < 2**63:
-        raise InputError("sampling_seed", "The seed must be a whole number ≥ 0.")
-    return int(max_new_tokens), int(n_samples), int(seed)
+MAX_TOTAL_TOKENS = 400  # tokens one request may draw in all: max_new_tokens × samples (× temperatures when comparing)
+# A generation still drawing after this long stops with a message (a busy server, not a hang); each continuation of a
+# comparison has its own. Operators of slow machines can raise it.
+TIME_LIMIT_S = float(os.environ.get("PLAYGROUND_GENERATION_TIME_LIMIT", "120"))
+MAX_SEED = 2**63 - 1  # torch.Generator's range
+
+_MAX_NEW_ERROR = sampling._fail(
+    "sampling_max_new", "Max new tokens must be a whole number from 1 to {max}.", max=sampling.MAX_NEW_TOKENS
+)
+_SAMPLES_ERROR = sampling._fail(
+    "sampling_samples", "Number of samples must be a whole number from 1 to {max}.", max=sampling.MAX_SAMPLES
+)
+_SEED_ERROR = sampling._fail("sampling_seed", "The seed must be a whole number from 0 to {max}.", max=MAX_SEED)
+
+
+def check_seed(seed: Any) -> int:
+    return checks.whole(seed, _SEED_ERROR, 0, MAX_SEED)
+
+
+def check_run(max_new_tokens: Any, n_samples: Any, seed: Any, draws: int = 1) -> tuple[int, int, int]:
+    """Checked max_new_tokens, n_samples and seed; `draws` continuations of n_samples each must fit the token budget."""
+    max_new_tokens = checks.whole(max_new_tokens, _MAX_NEW_ERROR, 1, sampling.MAX_NEW_TOKENS)
+    n_samples = checks.whole(n_samples, _SAMPLES_ERROR, 1, sampling.MAX_SAMPLES)
+    seed = check_seed(seed)
+    total = max_new_tokens * n_samples * draws
+    if total > MAX_TOTAL_TOKENS:
+        raise InputError(
+            "sampling_budget",
+            "This asks for {total} tokens in all (max new tokens × samples{times}); one request may draw at most {max}.",
+            total=total,
+            times=f" × {draws}" if draws > 1 else "",
+            max=MAX_TOTAL_TOKENS,
+        )
+    return max_new_tokens, n_samples, seed
+
+
+def time_limit_error() -> InputError:
+    return InputError(
+        "sampling_time_limit",
+        "Stopped after {s} s: the server is busy. Ask for fewer tokens or samples, or try again in a moment.",
+        s=round(TIME_LIMIT_S),
+    )
 
 
 class Sampler:
@@ -168,12 +205,22 @@ class Sampler:
 
 
 def generate_stream(
-    lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1, seed: int = 0, every: int = 1
+    lm: LoadedModel,
+    prompt: str,
+    s: SamplingSettings,
+    max_new_tokens: int = 40,
+    n_samples: int = 1,
+    seed: int = 0,
+    every: int = 1,
+    deadline: float | None = None,
 ) -> Iterator[GenerationResult]:
     """`n_samples` continuations of `prompt`, yielded as they grow (every `every` tokens) and once when done."""
     max_new_tokens, n_samples, seed = check_run(max_new_tokens, n_samples, seed)
+    deadline = time.monotonic() + TIME_LIMIT_S if deadline is None else deadline
     sampler = Sampler(lm, prompt, s, seed, n_samples, max_new_tokens)
     while not sampler.done:
+        if time.monotonic() > deadline:  # checked every token: a request never outlives its time limit by more than one
+            raise time_limit_error()
         sampler.step(lm)
         if not sampler.done and sampler.steps % every == 0:
             yield sampler.result(lm)
@@ -181,10 +228,16 @@ def generate_stream(
 
 
 def generate(
-    lm: LoadedModel, prompt: str, s: SamplingSettings, max_new_tokens: int = 40, n_samples: int = 1, seed: int = 0
+    lm: LoadedModel,
+    prompt: str,
+    s: SamplingSettings,
+    max_new_tokens: int = 40,
+    n_samples: int = 1,
+    seed: int = 0,
+    deadline: float | None = None,
 ) -> GenerationResult:
     """`n_samples` continuations of `prompt` with their per-token probabilities."""
-    *_, last = generate_stream(lm, prompt, s, max_new_tokens, n_samples, seed, every=max_new_tokens + 1)
+    *_, last = generate_stream(lm, prompt, s, max_new_tokens, n_samples, seed, every=max_new_tokens + 1, deadline=deadline)
     return last
 
 
@@ -204,9 +257,11 @@ def stream_generate(
     request: GenerateRequest, load: Callable[[str], LoadedModel] = models.load, every: int = 1
 ) -> Iterator[GenerationResult]:
     """Frozen snapshots of the samples as they grow (every `every` tokens), the last one with done=True."""
+    prompt, model = sampling.check_prompt(request.prompt), sampling.check_model(request.model)
     s = sampling.settings(request.temperature, request.top_k, request.top_p)
-    lm = sampling.causal_model(request.model, load)
-    yield from generate_stream(lm, request.prompt, s, request.max_new_tokens, request.n_samples, int(request.seed or 0), every)
+    max_new, n_samples, seed = check_run(request.max_new_tokens, request.n_samples, request.seed)
+    lm = sampling.causal_model(model, load)
+    yield from generate_stream(lm, prompt, s, max_new, n_samples, seed, every)
 
 
 def run_generate(request: GenerateRequest, load: Callable[[str], LoadedModel] = models.load) -> GenerationResult:
@@ -237,12 +292,16 @@ class TemperatureComparison:
 
 def run_compare(request: CompareRequest, load: Callable[[str], LoadedModel] = models.load) -> TemperatureComparison:
     """Several temperatures side by side: the distributions they sample from and one continuation each."""
-    variants = [sampling.settings(temp, request.top_k, request.top_p) for temp in request.temperatures]
-    lm = sampling.causal_model(request.model, load)
-    seed = int(request.seed or 0)
+    prompt, model = sampling.check_prompt(request.prompt), sampling.check_model(request.model)
+    temperatures = sampling.check_temperatures(request.temperatures)
+    variants = [sampling.settings(temp, request.top_k, request.top_p) for temp in temperatures]
+    if not variants:
+        raise sampling.TEMPERATURES_ERROR()
+    max_new, _, seed = check_run(request.max_new_tokens, 1, request.seed, draws=len(variants))
+    lm = sampling.causal_model(model, load)
     return TemperatureComparison(
-        sampling.next_token(lm, request.prompt, variants),
-        tuple(generate(lm, request.prompt, s, int(request.max_new_tokens), 1, seed) for s in variants),
+        sampling.next_token(lm, prompt, variants),
+        tuple(generate(lm, prompt, s, max_new, 1, seed) for s in variants),
     )
 
 
@@ -276,11 +335,12 @@ def run_step(
 
     The sampler (key/value cache and generator) is the user's own state: the caller keeps it (gr.State).
     """
+    prompt, model = sampling.check_prompt(request.prompt), sampling.check_model(request.model)
     s = sampling.settings(request.temperature, request.top_k, request.top_p)
-    lm = sampling.causal_model(request.model, load)
-    seed = int(request.seed or 0)
-    if sampler is None or (sampler.model_key, sampler.prompt, sampler.seed) != (lm.spec.key, request.prompt, seed):
-        sampler = Sampler(lm, request.prompt, s, seed, 1, int(request.max_new_tokens))
+    max_new, _, seed = check_run(request.max_new_tokens, 1, request.seed)
+    lm = sampling.causal_model(model, load)
+    if sampler is None or (sampler.model_key, sampler.prompt, sampler.seed) != (lm.spec.key, prompt, seed):
+        sampler = Sampler(lm, prompt, s, seed, 1, max_new)
     sampler.settings = s  # the sliders may change between steps
     view = sampler.step(lm, view=True)
     chosen = "" if view is None else sampling.token_text(lm.tokenizer, view.chosen)

@@ -8,13 +8,14 @@ student sees is exactly what `generate(do_sample=True, ...)` draws from.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import torch
 from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
-from playground import availability, models
+from playground import availability, models, tokens
+from playground import input_checks as checks
 from playground.alignment import is_cjk
 from playground.errors import InputError
 from playground.models import LoadedModel
@@ -23,6 +24,9 @@ from playground.registry import get_spec
 MAX_TEMPERATURE = 2.0
 MAX_NEW_TOKENS = 200
 MAX_SAMPLES = 5
+MAX_TOP_K = 1000  # top-k beyond this keeps practically the whole distribution anyway
+MAX_TEMPERATURES = 8  # views one /next_token call may ask for (`temperatures`)
+MAX_PROMPT_CHARS = 5000  # characters of a prompt (the token limit of the model applies too)
 N_SHOWN = 20  # tokens drawn as bars
 STAGES = ("raw", "temperature", "top_k", "top_p")
 KINDS = ("causal",)  # the model kinds that sample text left to right
@@ -39,16 +43,29 @@ class SamplingSettings:
         return self.temperature == 0
 
 
+def _fail(code: str, message: str, **params) -> Callable[[], InputError]:
+    return lambda: InputError(code, message, **params)
+
+
+TEMPERATURE_ERROR = _fail("sampling_temperature", "Temperature must be a number from 0 (greedy) to {max}.", max=MAX_TEMPERATURE)
+TOP_K_ERROR = _fail("sampling_top_k", "Top-k must be a whole number from 0 to {max} (0 switches it off).", max=MAX_TOP_K)
+TOP_P_ERROR = _fail("sampling_top_p", "Top-p must be a number above 0 and at most 1 (1 switches it off).")
+
+
 def settings(temperature: float, top_k: int, top_p: float) -> SamplingSettings:
-    """Checked settings, or an InputError a student can act on."""
-    temperature, top_p = float(temperature), float(top_p)
-    if not 0 <= temperature <= MAX_TEMPERATURE:
-        raise InputError("sampling_temperature", "Temperature must be between 0 (greedy) and {max}.", max=MAX_TEMPERATURE)
-    if int(top_k) != float(top_k) or int(top_k) < 0:
-        raise InputError("sampling_top_k", "Top-k must be a whole number ≥ 0 (0 switches it off).")
-    if not 0 < top_p <= 1:
-        raise InputError("sampling_top_p", "Top-p must be above 0 and at most 1 (1 switches it off).")
-    return SamplingSettings(temperature, int(top_k), top_p)
+    """Checked settings, or an InputError a student can act on (wrong types, NaN, ±inf and fractions included)."""
+    temperature = checks.number(temperature, TEMPERATURE_ERROR, 0, MAX_TEMPERATURE)
+    top_k = checks.whole(top_k, TOP_K_ERROR, 0, MAX_TOP_K)
+    top_p = checks.number(top_p, TOP_P_ERROR, 0, 1, low_open=True)
+    return SamplingSettings(temperature, top_k, top_p)
+
+
+def check_prompt(prompt: Any) -> str:
+    return checks.text(prompt, "prompt", MAX_PROMPT_CHARS)
+
+
+def check_model(model: Any) -> str:
+    return checks.key(model, _fail("sampling_model_type", "model must be the key of a causal model (text)."))
 
 
 def stage_warpers(s: SamplingSettings) -> list[LogitsProcessorList]:
@@ -81,7 +98,7 @@ class Distribution:
     """The top tokens of one next-token distribution at each stage of the sampler."""
 
     token_ids: list[int]  # the N_SHOWN most probable under the raw softmax, most probable first
-    tokens: list[str]  # how each reads (a lone piece of a multi-byte character may show as �)
+    tokens: list[str]  # how each reads (a lone piece of a multi-byte character shows its bytes: <0xE4>)
     probs: dict[str, np.ndarray]  # stage -> (N_SHOWN,) probabilities after that stage, renormalised
     entropy: dict[str, float]  # stage -> entropy in bits of the whole-vocabulary distribution
     kept: dict[str, int]  # stage -> how many vocabulary tokens the stage has not filtered out
@@ -110,8 +127,8 @@ class Distribution:
 
 
 def token_text(tokenizer, token_id: int) -> str:
-    """One token as readable text, with spaces and line breaks made visible."""
-    return tokenizer.decode([token_id]).replace(" ", "␣").replace("\n", "↵")
+    """One token as readable text, spaces and line breaks made visible; a lone byte piece as `<0xE4>`, never "�"."""
+    return tokens.visible(tokens.display_pieces(tokenizer, [token_id])[0])
 
 
 def distribution(lm: LoadedModel, logits: torch.Tensor, s: SamplingSettings, chosen: int | None = None) -> Distribution:
@@ -242,7 +259,23 @@ def causal_model(key: str | None, load: Callable[[str], LoadedModel] = models.lo
     return load(spec.key)
 
 
+TEMPERATURES_ERROR = _fail(
+    "sampling_temperatures",
+    "temperatures must be a list of at most {max} numbers from 0 to {top}.",
+    max=MAX_TEMPERATURES,
+    top=MAX_TEMPERATURE,
+)
+
+
+def check_temperatures(value: Any) -> tuple[float, ...]:
+    """At most MAX_TEMPERATURES temperatures, each a number in range (None -> none)."""
+    each = lambda v: checks.number(v, TEMPERATURES_ERROR, 0, MAX_TEMPERATURE)  # noqa: E731
+    return checks.numbers(value, TEMPERATURES_ERROR, MAX_TEMPERATURES, each)
+
+
 def run_next_token(request: NextTokenRequest, load: Callable[[str], LoadedModel] = models.load) -> NextTokenRun:
     """The next-token distribution of the prompt under each settings variant (one forward pass)."""
-    variants = [settings(temp, request.top_k, request.top_p) for temp in (request.temperatures or [request.temperature])]
-    return next_token(causal_model(request.model, load), request.prompt, variants)
+    prompt, model = check_prompt(request.prompt), check_model(request.model)
+    temperatures = check_temperatures(request.temperatures)
+    variants = [settings(temp, request.top_k, request.top_p) for temp in (temperatures or [request.temperature])]
+    return next_token(causal_model(model, load), prompt, variants)

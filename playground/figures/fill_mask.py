@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -12,8 +14,11 @@ from playground.fill_mask_data import Reading  # torch-free: drawing never loads
 def fill_mask_figure(results: list[Reading], titles: list[str], x_title: str, mask_title: str) -> go.Figure:
     """Bars of top-k probabilities; hover shows the raw vocabulary token.
 
+    Plotly reads labels as a little HTML (`<s>` would strike the text through, `<br>` breaks
+    it), so every word and token is escaped here: `<s>` and `<|endoftext|>` show as written.
+
     Args:
-        titles: one column title per reading (model id and method, already translated).
+        titles: one column title per reading (model id and method, already translated and escaped).
         x_title: axis title for probabilities; mask_title: row label with a `{n}` slot for the mask number.
     """
     n_masks = max(len(r.predictions) for r in results)
@@ -27,13 +32,14 @@ def fill_mask_figure(results: list[Reading], titles: list[str], x_title: str, ma
     )
     for col, result in enumerate(results, start=1):
         for row, preds in enumerate(result.predictions, start=1):
-            ranked = [(f"{rank}. {p.word or p.raw}", p) for rank, p in enumerate(preds, start=1)][::-1]  # most probable on top
+            # most probable on top
+            ranked = [(f"{rank}. {html.escape(p.word or p.raw)}", p) for rank, p in enumerate(preds, start=1)][::-1]
             labels, preds = [lab for lab, _ in ranked], [p for _, p in ranked]
             fig.add_trace(
                 go.Bar(
                     x=[p.probability for p in preds],
                     y=labels,  # ranked, so two tokens that read alike stay two bars
-                    customdata=[[p.raw, p.token_id] for p in preds],
+                    customdata=[[html.escape(p.raw), p.token_id] for p in preds],
                     orientation="h",
                     marker_color=PALETTE[(col - 1) % len(PALETTE)],
                     text=[f"{p.probability:.1%}" for p in preds],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -21,8 +23,15 @@ ACTION_COLOURS = {
     "original": "#dff3ea",
     "source": PALETTE[5],
     "target": PALETTE[6],
+    "pad": "#ffffff",  # an empty cell: a replacement word with fewer pieces than the original (ELECTRA)
 }
 _ORDER = list(ACTION_COLOURS)
+_NOT_IN_LEGEND = {"pad"}
+
+
+def _plain(token: str) -> str:
+    """A token as plotly text: plotly reads tags in text (`<s>`, `<extra_id_0>` vanish), so they are escaped."""
+    return html.escape(str(token), quote=False)
 
 
 def _discrete_scale() -> list[list]:
@@ -38,11 +47,14 @@ def token_grid_figure(
 ) -> go.Figure:
     """Rows of tokens coloured by what happened to each; `tokens` gives the text per row, `names` the legend."""
     z = [[_ORDER.index(a) for a in actions] for _, actions in rows]
-    hover = [[f"{t}<br>{names.get(a, a)}" for t, a in zip(toks, actions)] for toks, (_, actions) in zip(tokens, rows)]
+    hover = [
+        [f"{_plain(t)}<br>{_plain(names.get(a, a))}" if a != "pad" else "" for t, a in zip(toks, actions)]
+        for toks, (_, actions) in zip(tokens, rows)
+    ]
     fig = go.Figure(
         go.Heatmap(
             z=z,
-            text=tokens,
+            text=[[_plain(t) for t in toks] for toks in tokens],
             texttemplate="%{text}",
             hovertext=hover,
             hoverinfo="text",
@@ -54,7 +66,8 @@ def token_grid_figure(
             ygap=2,
         )
     )
-    for action in dict.fromkeys(a for _, actions in rows for a in actions):  # legend: only the fates that occur
+    occurring = dict.fromkeys(a for _, actions in rows for a in actions if a not in _NOT_IN_LEGEND)
+    for action in occurring:  # legend: only the fates that occur
         fig.add_trace(
             go.Scatter(
                 x=[None],
@@ -64,21 +77,31 @@ def token_grid_figure(
                 marker=dict(size=12, symbol="square", color=ACTION_COLOURS[action]),
             )
         )
-    fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=[label for label, _ in rows], autorange="reversed")
+    fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=[_plain(label) for label, _ in rows], autorange="reversed")
     fig.update_xaxes(showticklabels=False)
     fig.update_layout(legend=dict(orientation="h", y=-0.15), plot_bgcolor="white")
     return base_layout(fig, title, height=140 + 42 * len(rows))
 
 
-def matrices_figure(matrices: dict[str, list[list[int]]], tokens: list[str], title: str = "") -> go.Figure:
-    """Attention masks side by side: row = the position attending, column = what it may see (1 = allowed)."""
+def matrices_figure(
+    matrices: dict[str, list[list[int]]], tokens: list[str], title: str = "", order: list[int] | None = None
+) -> go.Figure:
+    """Attention masks side by side: row = the position attending, column = what it may see (1 = allowed).
+
+    With `order` (XLNet's factorisation order) rows and columns follow it, labelled "step. token (position)":
+    the content stream then reads as a lower triangle with its diagonal, the query stream without it.
+    """
     names = list(matrices)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.06)
-    labels = [f"{i}:{t}" for i, t in enumerate(tokens)]
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[_plain(n) for n in names], horizontal_spacing=0.06)
+    if order is None:
+        order = list(range(len(tokens)))
+        labels = [f"{i}:{_plain(t)}" for i, t in enumerate(tokens)]
+    else:
+        labels = [f"{k + 1}. {_plain(tokens[pos])} ({pos})" for k, pos in enumerate(order)]
     for k, name in enumerate(names):
         fig.add_trace(
             go.Heatmap(
-                z=matrices[name],
+                z=[[matrices[name][i][j] for j in order] for i in order],
                 x=labels,
                 y=labels,
                 colorscale=[[0, "#ffffff"], [1, PALETTE[0]]],

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from playground.figures.common import DIVERGING, MUTED, PALETTE, base_layout
+from playground.figures.common import MUTED, PALETTE, SEQUENTIAL, base_layout
 
 if TYPE_CHECKING:  # types only: the backend module loads models, and figures never import torch
     from playground.embeddings import PolysemyRun, Sentence
@@ -39,17 +39,38 @@ def _grid(n: int) -> tuple[int, int]:
 
 
 def _title(view) -> str:
-    return f"{view.label}<br><sup>layer {view.layer}</sup>" if view.source == "contextual" else view.label
+    label = html.escape(view.label)
+    return f"{label}<br><sup>layer {view.layer}</sup>" if view.source == "contextual" else label
 
 
-def scatter_figure(result: PolysemyRun, no_label: str = "(no label)", title: str = "") -> go.Figure:
-    """One projected scatter per model (2-D or 3-D), points coloured by sense; static baselines collapse to a point."""
+def coincident(coords: np.ndarray) -> list[list[int]]:
+    """Groups (2 or more) of points drawn at the same place: one dot on screen stands for all of them."""
+    scale = max(float(np.abs(coords).max()) if coords.size else 0.0, 1.0)
+    groups: dict[tuple, list[int]] = {}
+    for k, point in enumerate(np.round(np.asarray(coords) / scale, 6)):
+        groups.setdefault(tuple(point.tolist()), []).append(k)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def scatter_figure(
+    result: PolysemyRun,
+    no_label: str = "(no label)",
+    title: str = "",
+    titles: list[str] | None = None,
+    one_point: str = "{n} sentences, one point",
+) -> go.Figure:
+    """One projected scatter per model (2-D or 3-D), points coloured by sense.
+
+    Points that coincide (a static table's one vector, identical inputs) are one dot on screen, in the colour
+    of whichever sense was drawn last: an annotation says how many sentences it stands for (`one_point`).
+    `titles` are the panel titles (already HTML-escaped); English ones are made when absent.
+    """
     rows, cols = _grid(len(result.models))
     kind = "scene" if result.dims == 3 else "xy"
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[_title(v) for v in result.models],
+        subplot_titles=titles or [_title(v) for v in result.models],
         specs=[[{"type": kind}] * cols for _ in range(rows)],
         horizontal_spacing=0.06,
         vertical_spacing=0.12,
@@ -61,10 +82,10 @@ def scatter_figure(result: PolysemyRun, no_label: str = "(no label)", title: str
             idx = [k for k, i in enumerate(v.rows) if result.sentences[i].label == label]
             if not idx:
                 continue
-            hover = [f"{highlighted(result.sentences[v.rows[k]])}<br>{' '.join(v.pieces[k])}" for k in idx]
+            hover = [f"{highlighted(result.sentences[v.rows[k]])}<br>{html.escape(' '.join(v.pieces[k]))}" for k in idx]
             xyz = dict(zip("xyz", v.coords[idx].T.tolist()))
             common = dict(
-                name=label or no_label,
+                name=html.escape(label or no_label),
                 legendgroup=label,
                 showlegend=label not in shown,
                 text=hover,
@@ -77,20 +98,52 @@ def scatter_figure(result: PolysemyRun, no_label: str = "(no label)", title: str
             )
             fig.add_trace(trace, row=r + 1, col=c + 1)
             shown.add(label)
+        for group in coincident(v.coords):
+            note = dict(text=html.escape(one_point.format(n=len(group))), showarrow=True, arrowhead=0, ax=0, ay=-28)
+            point = v.coords[group[0]].tolist()
+            if kind == "scene":
+                scene = fig.layout[f"scene{n + 1 if n else ''}"]
+                scene.annotations = [*scene.annotations, dict(x=point[0], y=point[1], z=point[2], **note)]
+            else:
+                fig.add_annotation(x=point[0], y=point[1], row=r + 1, col=c + 1, **note)
     fig.update_xaxes(showticklabels=False, zeroline=False)
     fig.update_yaxes(showticklabels=False, zeroline=False)
     return base_layout(fig, title, height=360 * rows)
 
 
-def similarity_figure(result: PolysemyRun, title: str = "") -> go.Figure:
-    """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense."""
+def colour_range(result: PolysemyRun, least: float = 0.05) -> tuple[float, float]:
+    """The cosines' own range over every panel (one scale for all), at least `least` wide.
+
+    A fixed -1..1 scale washes out contextual vectors, whose cosines mostly lie between 0.3 and 1.
+    """
+    values = np.concatenate([np.ravel(v.similarity) for v in result.models] or [np.ones(1)])
+    values = values[np.isfinite(values)] if values.size else np.ones(1)
+    low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
+    return (min(low, high - least), high)
+
+
+def similarity_figure(
+    result: PolysemyRun,
+    title: str = "",
+    titles: list[str] | None = None,
+    colourbar: str = "cos (colours: the data's range)",
+) -> go.Figure:
+    """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense.
+
+    Colours span the data's range (the same in every panel; the ticks show it), and the colour bar's title says so.
+    """
     rows, cols = _grid(len(result.models))
     fig = make_subplots(
-        rows=rows, cols=cols, subplot_titles=[_title(v) for v in result.models], horizontal_spacing=0.08, vertical_spacing=0.14
+        rows=rows,
+        cols=cols,
+        subplot_titles=titles or [_title(v) for v in result.models],
+        horizontal_spacing=0.08,
+        vertical_spacing=0.14,
     )
+    low, high = colour_range(result)
     for n, v in enumerate(result.models):
         r, c = divmod(n, cols)
-        ticks = [f"{result.sentences[i].label or '·'} #{i + 1}" for i in v.rows]
+        ticks = [f"{html.escape(result.sentences[i].label) or '·'} #{i + 1}" for i in v.rows]
         hover = [highlighted(result.sentences[i]) for i in v.rows]
         text = [[f"{hover[a]}<br>{hover[b]}" for b in range(len(hover))] for a in range(len(hover))]
         fig.add_trace(
@@ -98,13 +151,13 @@ def similarity_figure(result: PolysemyRun, title: str = "") -> go.Figure:
                 z=np.round(v.similarity, 3).tolist(),
                 x=ticks,
                 y=ticks,
-                zmin=-1,
-                zmax=1,
-                colorscale=DIVERGING,
+                zmin=low,
+                zmax=high,
+                colorscale=SEQUENTIAL,
                 text=text,
                 hovertemplate="%{text}<br>cos = %{z}<extra></extra>",
                 showscale=n == 0,
-                colorbar=dict(title="cos", len=0.5),
+                colorbar=dict(title=dict(text=colourbar.format(low=low, high=high), side="right"), len=0.9),
             ),
             row=r + 1,
             col=c + 1,
@@ -121,8 +174,13 @@ def layer_curve_figure(
     accuracy: str = "nearest-neighbour sense accuracy",
     layer: str = "layer",
     title: str = "",
+    names: list[str] | None = None,
 ) -> go.Figure:
-    """Both scores across layers for every contextual model; single-vector baselines as dashed horizontal lines."""
+    """Both scores across layers for every contextual model; single-vector baselines as dashed horizontal lines.
+
+    `names` are the legend entries (already HTML-escaped); English ones are made when absent.
+    """
+    names = names or [html.escape(v.label) for v in result.models]
     fig = make_subplots(rows=1, cols=2, subplot_titles=[separation, accuracy], horizontal_spacing=0.1)
     depth = max((v.num_layers for v in result.models), default=0)
     for n, v in enumerate(result.models):
@@ -134,7 +192,7 @@ def layer_curve_figure(
                 trace = go.Scatter(
                     x=[0, max(depth, 1)], y=[float(values[0])] * 2, mode="lines", line=dict(color=colour, dash="dash")
                 )
-            trace.update(name=v.label, legendgroup=v.key, showlegend=col == 1)
+            trace.update(name=names[n], legendgroup=v.key, showlegend=col == 1)
             fig.add_trace(trace, row=1, col=col)
     fig.update_xaxes(title_text=layer)
     fig.update_yaxes(range=[-0.02, 1.02], row=1, col=2)

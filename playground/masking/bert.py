@@ -15,7 +15,7 @@ import torch
 from transformers import DataCollatorForLanguageModeling
 
 from playground.errors import InputError
-from playground.masking.encoding import Encoded, encode
+from playground.masking.encoding import Encoded, encode, result_of
 from playground.masking.results import IGNORE, MaskingResult
 
 
@@ -93,17 +93,8 @@ def actions_of(enc: Encoded, inputs: np.ndarray, labels: np.ndarray) -> list[str
 
 
 def _result(strategy: str, enc: Encoded, inputs: np.ndarray, labels: np.ndarray, **extra) -> MaskingResult:
-    return MaskingResult(
-        strategy,
-        enc.tokens,
-        actions_of(enc, inputs, labels),
-        [int(v) for v in labels],
-        enc.show([int(v) for v in inputs]),
-        enc.word_ids,
-        enc.mask_token,
-        enc.mask_is_placeholder,
-        enc.truncated,
-        **extra,
+    return result_of(
+        strategy, enc, actions_of(enc, inputs, labels), [int(v) for v in labels], enc.show([int(v) for v in inputs]), **extra
     )
 
 

@@ -18,7 +18,8 @@ from playground import availability
 from playground.cache import BoundedCache
 from playground.errors import InputError
 from playground.masking.bert import mlm_draws
-from playground.masking.encoding import Encoded, encode
+from playground.masking.encoding import Encoded, encode, result_of
+from playground.masking.pieces import readable
 from playground.masking.results import MaskingResult, Note
 from playground.registry import get_spec
 
@@ -35,26 +36,29 @@ _REPLACED_PROBS = BoundedCache(64, "masking.electra.discriminator")
 
 def _result(
     enc: Encoded,
-    tokens: list[str],
-    ids: list[int | None],
+    tokenizer,
+    ids: list[int],
+    word_ids: list[int],
     replaced: list[bool],
     special: list[bool],
     generator: str,
     **details: Any,
 ) -> MaskingResult:
+    """The corrupted sentence is what the discriminator reads: tokens, actions, labels and word ids are its own
+    (a whole-word replacement may have a different number of pieces); the original sentence rides along in details."""
     actions = ["special" if s else "replaced" if r else "original" for s, r in zip(special, replaced)]
     labels = [int(r) for r in replaced]  # the discriminator's targets: 1 = replaced
-    return MaskingResult(
+    tokens = readable(tokenizer, ids)
+    original = {"original_tokens": enc.shown, "original_word_ids": enc.word_ids}
+    return result_of(
         "electra",
-        tokens,
+        enc,
         actions,
         labels,
         tokens,
-        enc.word_ids,
-        enc.mask_token,
-        enc.mask_is_placeholder,
-        enc.truncated,
-        details={"original_tokens": enc.tokens, "generator": generator, "corrupted_ids": ids, **details},
+        tokens=tokens,
+        word_ids=word_ids,
+        details={**original, "generator": generator, "corrupted_ids": ids, **details},
     )
 
 
@@ -80,8 +84,9 @@ def electra_mlm(generator_lm, text: str, seed: int, mask_prob: float = MASK_PROB
         ids[pos] = int(torch.multinomial(logits[pos].softmax(-1), 1, generator=g))
     return _result(
         enc,
-        tok.convert_ids_to_tokens(ids),
+        tok,
         ids,
+        enc.word_ids,
         [a != b for a, b in zip(ids, enc.ids)],
         enc.special,
         generator_lm.spec.hf_id,
@@ -102,8 +107,9 @@ def electra_uniform(tokenizer, text: str, seed: int, mask_prob: float = MASK_PRO
         ids[pos] = new
     return _result(
         enc,
-        tokenizer.convert_ids_to_tokens(ids),
+        tokenizer,
         ids,
+        enc.word_ids,
         [a != b for a, b in zip(ids, enc.ids)],
         enc.special,
         "uniform",
@@ -139,22 +145,23 @@ def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float 
     for w, preds in zip(words, fill):
         p = np.array([c.probability for c in preds], dtype=float)
         sampled[w] = preds[int(rng.choice(len(preds), p=p / p.sum()))].word
-    tokens, ids, replaced, special, done = [], [], [], [], set()
+    ids, word_ids, replaced, special, done = [], [], [], [], set()
     for pos, (tid, w) in enumerate(zip(enc.ids, enc.word_ids)):
         if w not in sampled:
-            tokens.append(enc.tokens[pos]), ids.append(tid), replaced.append(False), special.append(enc.special[pos])
-        elif w not in done:
+            ids.append(tid), word_ids.append(w), replaced.append(False), special.append(enc.special[pos])
+        elif w not in done:  # the word's pieces become the replacement's pieces, however many there are
             done.add(w)
             new = tokenizer(sampled[w], add_special_tokens=False)["input_ids"]
             old = [i for i, ww in zip(enc.ids, enc.word_ids) if ww == w]
-            tokens += tokenizer.convert_ids_to_tokens(new)
             ids += new
+            word_ids += [w] * len(new)
             replaced += [new != old] * len(new)
             special += [False] * len(new)
     return _result(
         enc,
-        tokens,
+        tokenizer,
         ids,
+        word_ids,
         replaced,
         special,
         filler_lm.spec.hf_id,
@@ -229,6 +236,8 @@ def resolve_generator(generator: str, model: str) -> tuple[str, str]:
         raise wrong
     needs = GENERATORS[kind].model_kind
     if needs is None:
+        if key:
+            raise wrong
         return kind, ""
     try:
         if get_spec(key).kind != needs:
@@ -258,7 +267,7 @@ def electra_masking(
         details["replaced_prob"] = list(_REPLACED_PROBS.get((spec.key, ids), lambda: _probs(load(spec.key), ids)))
         notes.append(Note("discriminator", {"model": spec.hf_id}))
         break
-    return replace(result, details=details, notes=notes, device=device)  # the cached draw stays as drawn
+    return replace(result, details=details, notes=list(result.notes) + notes, device=device)  # the cached draw stays as drawn
 
 
 def _probs(disc_lm, ids: tuple[int, ...]) -> tuple[float, ...]:

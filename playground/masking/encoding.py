@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.errors import InputError
+from playground.masking.pieces import readable
+from playground.masking.results import MaskingResult, Note
 
 MAX_TOKENS = 64  # a sentence, not a document: keeps 10,000 draws at once in memory
 PLACEHOLDER_MASK = "[MASK]"  # shown for tokenizers that have no mask token (causal LMs never saw one)
@@ -26,16 +28,50 @@ class Encoded:
     truncated: bool
     offsets: list[tuple[int, int]] = field(default_factory=list)  # character span of each token in the text
     tokenizer: Any = field(default=None, repr=False, compare=False)
+    shown: list[str] = field(default_factory=list)  # what a reader sees per token (byte pieces decoded, see pieces.py)
+    unknown: list[str] = field(default_factory=list)  # pieces of the text that became the unknown token
 
     def show(self, ids: list[int]) -> list[str]:
-        """Token strings for `ids`, the placeholder mask included."""
-        return [self.mask_token if i == self.mask_id else self.tokenizer.convert_ids_to_tokens(int(i)) for i in ids]
+        """Readable token labels for `ids` (byte pieces decoded), the placeholder mask included."""
+        return readable(self.tokenizer, [int(i) for i in ids], {self.mask_id: self.mask_token})
 
 
-def _word_ids(text: str, offsets: list[tuple[int, int]], special: list[bool]) -> list[int]:
-    """Word index per token. A word starts after a gap or a space in the text, and punctuation
-    stands alone, as BERT's basic tokenizer splits it; written here because the collator's own rule
-    (offset gaps only) merges "word," and treats byte-level tokens that carry their space as one word."""
+def word_ids_of(tokenizer_words: list[int | None] | None, offsets, special: list[bool], text: str) -> list[int]:
+    """Word index per token (-1 for special tokens), numbered 0, 1, ... in order.
+
+    Words are the tokenizer's own (`word_ids()`, its pre-tokenizer's split), with two rules on top:
+    a character is never split (tokens whose character spans overlap, such as the byte pieces of one
+    Chinese character, share a word), and Chinese characters written together form one word, as spaces
+    mark them (BERT's tokenizer puts every CJK character apart; BERT-wwm grouped them with a segmenter,
+    here the user's spaces stand in for it). Slow tokenizers have no `word_ids()`: a spacing rule stands in.
+    """
+    base = tokenizer_words if tokenizer_words is not None else _spacing_words(text, offsets, special)
+    out, word, prev = [], -1, None  # prev: (base word, end offset) of the previous real token
+    for (start, end), is_special, b in zip(offsets, special, base):
+        if is_special:
+            out.append(-1)
+            prev = None
+            continue
+        same = prev is not None and (
+            (b is not None and b == prev[0] and b >= 0)
+            or start < prev[1]
+            or (start == prev[1] and 0 < start < len(text) and _cjk(text[start - 1]) and _cjk(text[start]))
+        )
+        word += 0 if same else 1
+        out.append(word)
+        prev = (b, end)
+    return out
+
+
+def _cjk(ch: str) -> bool:
+    """A CJK ideograph (the characters BERT's tokenizer splits one by one)."""
+    code = ord(ch)
+    return 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0x20000 <= code <= 0x2FA1F or 0xF900 <= code <= 0xFAFF
+
+
+def _spacing_words(text: str, offsets: list[tuple[int, int]], special: list[bool]) -> list[int]:
+    """Word index per token for tokenizers without `word_ids()`. A word starts after a gap or a space
+    in the text, and punctuation stands alone, as BERT's basic tokenizer splits it."""
     ids, word, prev_end, prev_punct = [], -1, None, True
     for (start, end), is_special in zip(offsets, special):
         if is_special or end <= start:
@@ -58,17 +94,22 @@ def encode(tokenizer, text: str, max_tokens: int = MAX_TOKENS) -> Encoded:
     enc = tokenizer(text, return_offsets_mapping=True, return_special_tokens_mask=True)
     ids, offsets = list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]]
     special = [bool(s) for s in enc["special_tokens_mask"]]
-    truncated = len(ids) > max_tokens
-    if truncated:  # keep the trailing special token(s), e.g. [SEP]
-        tail = 1 if special[-1] else 0
-        keep = list(range(max_tokens - tail)) + list(range(len(ids) - tail, len(ids)))
-        ids, offsets, special = [ids[i] for i in keep], [offsets[i] for i in keep], [special[i] for i in keep]
-    words = _word_ids(text, offsets, special)
+    try:
+        tokenizer_words = list(enc.word_ids())
+    except (AttributeError, ValueError):  # a slow tokenizer
+        tokenizer_words = None
+    keep = kept_positions(special, max_tokens)
+    truncated = len(keep) < len(ids)
+    ids, offsets, special = [ids[i] for i in keep], [offsets[i] for i in keep], [special[i] for i in keep]
+    tokenizer_words = None if tokenizer_words is None else [tokenizer_words[i] for i in keep]
+    words = word_ids_of(tokenizer_words, offsets, special, text)
     if all(w < 0 for w in words):
         raise InputError("masking_empty", "Nothing to mask: the sentence has no tokens besides special ones.")
     has_mask = tokenizer.mask_token is not None and tokenizer.mask_token_id is not None
     mask_id = tokenizer.mask_token_id if has_mask else len(tokenizer)
     mask_token = tokenizer.mask_token if has_mask else PLACEHOLDER_MASK
+    unk = tokenizer.unk_token_id
+    unknown = [text[a:b] or tokenizer.unk_token for i, (a, b) in zip(ids, offsets) if unk is not None and i == unk]
     return Encoded(
         ids,
         tokenizer.convert_ids_to_tokens(ids),
@@ -81,7 +122,18 @@ def encode(tokenizer, text: str, max_tokens: int = MAX_TOKENS) -> Encoded:
         truncated,
         offsets,
         tokenizer,
+        readable(tokenizer, ids),
+        unknown,
     )
+
+
+def kept_positions(special: list[bool], max_tokens: int = MAX_TOKENS) -> list[int]:
+    """The positions kept of a long sentence: the first tokens, and the trailing special token (e.g. [SEP])."""
+    n = len(special)
+    if n <= max_tokens:
+        return list(range(n))
+    tail = 1 if special[-1] else 0
+    return list(range(max_tokens - tail)) + list(range(n - tail, n))
 
 
 def words_of(enc: Encoded) -> list[list[int]]:
@@ -91,3 +143,29 @@ def words_of(enc: Encoded) -> list[list[int]]:
         if w >= 0:
             words.setdefault(w, []).append(pos)
     return [words[w] for w in sorted(words)]
+
+
+def unknown_notes(enc: Encoded) -> list[Note]:
+    """A note when part of the text became the unknown token: the model cannot tell those words apart."""
+    if not enc.unknown:
+        return []
+    token = enc.tokenizer.unk_token if enc.tokenizer is not None else "[UNK]"
+    return [Note("unknown_tokens", {"token": token, "pieces": list(dict.fromkeys(enc.unknown)), "count": len(enc.unknown)})]
+
+
+def result_of(strategy: str, enc: Encoded, actions: list[str], labels: list[int], corrupted: list[str], **extra) -> MaskingResult:
+    """One draw on `enc`, with its readable tokens, words, mask facts and the unknown-token note."""
+    extra.setdefault("word_ids", enc.word_ids)
+    extra.setdefault("tokens", enc.shown)
+    notes = unknown_notes(enc) + list(extra.pop("notes", []))
+    return MaskingResult(
+        strategy=strategy,
+        actions=actions,
+        labels=labels,
+        corrupted=corrupted,
+        mask_token=enc.mask_token,
+        mask_is_placeholder=enc.mask_is_placeholder,
+        truncated=enc.truncated,
+        notes=notes,
+        **extra,
+    )

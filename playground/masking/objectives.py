@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from playground import models
 from playground.errors import InputError
-from playground.masking import bert, electra, permutation, spans, stats
+from playground.masking import bert, checks, electra, permutation, spans, stats
 from playground.masking.results import MaskingRequest, MaskingRun
 from playground.registry import get_spec
 
@@ -42,7 +42,8 @@ OBJECTIVES: dict[str, Objective] = {
 
 
 def _check(request: MaskingRequest) -> MaskingRequest:
-    """Refuse what no objective can run, in words a student understands."""
+    """Refuse what no objective can run, in words a student understands; numbers come back normalised."""
+    request = checks.validate(request)
     if request.strategy not in OBJECTIVES:
         raise InputError("masking_unknown_strategy", "Unknown objective {strategy!r}.", strategy=str(request.strategy)[:80])
     try:
@@ -51,11 +52,7 @@ def _check(request: MaskingRequest) -> MaskingRequest:
         raise InputError("masking_unknown_model", "Unknown model {model!r}.", model=str(request.model)[:80]) from None
     if spec.kind not in TOKENIZER_KINDS:
         raise InputError("masking_no_tokenizer", "{model} has no tokenizer to mask with.", model=spec.label)
-    if not isinstance(request.text, str):
-        raise InputError("masking_no_text", "Type a sentence.")
-    draws = int(request.draws or 0)
-    if draws < 0:
-        stats.check_draws(draws)
+    electra.resolve_generator(request.generator, request.model)  # a malformed generator is refused for every objective
     return request
 
 
@@ -75,7 +72,7 @@ def run_masking(
     """One draw of the objective, plus its statistics over `request.draws` draws when it has a statistics mode."""
     request = _check(request)
     row = OBJECTIVES[request.strategy]
-    seed = int(request.seed or 0)
+    seed = request.seed
     inputs = _inputs(row, request, load, load_tokenizer)
     result = row.draw(text=request.text, seed=seed, **inputs)
     statistics = None

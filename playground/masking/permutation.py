@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from playground.masking.encoding import encode
+from playground.masking.encoding import encode, result_of
 from playground.masking.results import IGNORE, MaskingResult
 
 XLNET_K = 6  # XLNet predicts the last 1/K tokens of each order (K = 6 in the paper)
@@ -51,18 +51,7 @@ def permutation_lm(tokenizer, text: str, seed: int, k: int = XLNET_K, **_: Any) 
     actions = ["special" if s else "predicted" if pos in predicted else "context" for pos, s in enumerate(enc.special)]
     labels = [enc.ids[pos] if pos in predicted else IGNORE for pos in range(T)]
     details = {"order": order, "content_mask": content.tolist(), "query_mask": query.tolist(), "k": int(k)}
-    return MaskingResult(
-        "permutation",
-        enc.tokens,
-        actions,
-        labels,
-        enc.tokens,
-        enc.word_ids,
-        enc.mask_token,
-        enc.mask_is_placeholder,
-        enc.truncated,
-        details=details,
-    )
+    return result_of("permutation", enc, actions, labels, enc.shown, details=details)
 
 
 def family_masks(T: int, prefix_len: int) -> dict[str, np.ndarray]:
@@ -82,15 +71,4 @@ def attention_families(tokenizer, text: str, seed: int = 0, prefix_len: int | No
     masks = family_masks(T, prefix_len)
     actions = ["source" if pos < prefix_len else "target" for pos in range(T)]
     details = {name: m.tolist() for name, m in masks.items()} | {"prefix_len": prefix_len}
-    return MaskingResult(
-        "attention",
-        enc.tokens,
-        actions,
-        [IGNORE] * T,
-        enc.tokens,
-        enc.word_ids,
-        enc.mask_token,
-        enc.mask_is_placeholder,
-        enc.truncated,
-        details=details,
-    )
+    return result_of("attention", enc, actions, [IGNORE] * T, enc.shown, details=details)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from playground.errors import InputError
-from playground.masking.encoding import Encoded, encode, words_of
+from playground.masking.encoding import Encoded, encode, result_of, words_of
 from playground.masking.results import IGNORE, MaskingResult
 
 SPAN_P, SPAN_MAX, SPAN_BUDGET = 0.2, 10, 0.15  # SpanBERT: Geo(0.2) clipped at 10 words, 15% of tokens
@@ -95,18 +95,7 @@ def span_masking(
         "span_p": SPAN_P,
         "span_max": SPAN_MAX,
     }
-    return MaskingResult(
-        "span",
-        enc.tokens,
-        actions,
-        labels,
-        enc.show(ids),
-        enc.word_ids,
-        enc.mask_token,
-        enc.mask_is_placeholder,
-        enc.truncated,
-        details=details,
-    )
+    return result_of("span", enc, actions, labels, enc.show(ids), details=details)
 
 
 def _random_segmentation(n_items: int, n_segments: int, rng: np.random.Generator) -> np.ndarray:
@@ -154,7 +143,7 @@ def t5_span_corruption(tokenizer, text: str, seed: int, **_: Any) -> MaskingResu
     n_spans = int(np.sum(noise & ~np.concatenate([[False], noise[:-1]])))
     names, real = sentinels(tokenizer, n_spans + 1)
     inputs, target, span = [], [], -1
-    for pos, tok in enumerate(enc.tokens):
+    for pos, tok in enumerate(enc.shown):
         if pos in noisy:
             if pos - 1 not in noisy:
                 span += 1
@@ -176,15 +165,4 @@ def t5_span_corruption(tokenizer, text: str, seed: int, **_: Any) -> MaskingResu
         "noise_tokens": len(noisy),
         "content_tokens": len(content),
     }
-    return MaskingResult(
-        "t5",
-        enc.tokens,
-        actions,
-        labels,
-        inputs,
-        enc.word_ids,
-        enc.mask_token,
-        enc.mask_is_placeholder,
-        enc.truncated,
-        details=details,
-    )
+    return result_of("t5", enc, actions, labels, inputs, details=details)

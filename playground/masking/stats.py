@@ -15,7 +15,7 @@ import torch
 
 from playground.errors import InputError
 from playground.masking.bert import mlm_draws
-from playground.masking.encoding import encode, words_of
+from playground.masking.encoding import encode, kept_positions, words_of
 from playground.masking.permutation import predicted_count
 from playground.masking.results import IGNORE, MaskingStats, Rate
 from playground.masking.spans import SPAN_BUDGET, sample_spans, span_length_theory, t5_counts, t5_noise_mask
@@ -50,14 +50,50 @@ def mlm_stats(tokenizer, enc, n, seed, mlm_probability=0.15, mask_replace_prob=0
     ]
 
 
-def wwm_stats(tokenizer, enc, n, seed, mlm_probability=0.15, **_) -> list[Rate]:
+def shared_characters(offsets: list[tuple[int, int]], special: list[bool]) -> list[list[int]]:
+    """Token positions that share one character of the text (the byte pieces of 我, say), from the offsets alone."""
+    covering: dict[int, list[int]] = {}
+    for pos, ((start, end), is_special) in enumerate(zip(offsets, special)):
+        if not is_special:
+            for ch in range(start, end):
+                covering.setdefault(ch, []).append(pos)
+    return [group for group in covering.values() if len(group) > 1]
+
+
+def tokenizer_words(tokenizer, text: str, special: list[bool]) -> list[list[int]]:
+    """Token positions of each word as the tokenizer itself reports them (`word_ids()`), for checking a draw."""
+    enc = tokenizer(text, return_special_tokens_mask=True)
+    try:
+        raw = enc.word_ids()
+    except (AttributeError, ValueError):  # a slow tokenizer reports no words: nothing to check against
+        return []
+    words: dict[int, list[int]] = {}
+    for new, old in enumerate(kept_positions([bool(s) for s in enc["special_tokens_mask"]])):
+        if raw[old] is not None and not special[new]:
+            words.setdefault(raw[old], []).append(new)
+    return list(words.values())
+
+
+def _split(sel: np.ndarray, groups: list[list[int]]) -> int:
+    """Draws x groups in which a group is partly selected (some of its tokens, not all)."""
+    return sum(int((sel[:, g].any(1) != sel[:, g].all(1)).sum()) for g in groups)
+
+
+def wwm_stats(tokenizer, enc, n, seed, mlm_probability=0.15, text: str = "", **_) -> list[Rate]:
+    """Words selected, and two checks that never read the grouping the draw used: words split (the tokenizer's
+    own word_ids) and characters split (tokens whose character offsets overlap)."""
     p = mlm_probability
     _, labels = mlm_draws(tokenizer, enc, n, seed, p, 1.0, 0.0, whole_word=True)
     words = words_of(enc)
     sel = labels != IGNORE
     word_sel = np.stack([sel[:, w[0]] for w in words], 1)
-    split = sum(int((sel[:, w].any(1) != sel[:, w].all(1)).sum()) for w in words)
-    return [_rate("words_selected", word_sel.sum(), word_sel.size, p), _rate("words_split", split, word_sel.size, 0.0)]
+    reference = tokenizer_words(tokenizer, text, enc.special) if text else words
+    chars = shared_characters(enc.offsets, enc.special)
+    return [
+        _rate("words_selected", word_sel.sum(), word_sel.size, p),
+        _rate("words_split", _split(sel, reference), n * len(reference), 0.0),
+        _rate("characters_split", _split(sel, chars), n * len(chars), 0.0),
+    ]
 
 
 def dynamic_stats(
@@ -146,6 +182,6 @@ def check_draws(draws: int) -> int:
 def measure(stats: Callable, strategy: str, tokenizer, text: str, draws: int, seed: int, **params) -> MaskingStats:
     """Run one objective's statistics mode `draws` times (1..10,000) on `text` and compare its rates with theory."""
     draws = check_draws(draws)
-    out = stats(tokenizer, encode(tokenizer, text), draws, int(seed), **params)
+    out = stats(tokenizer, encode(tokenizer, text), draws, int(seed), text=text, **params)
     rates, hists = out if isinstance(out, tuple) else (out, {})
     return MaskingStats(strategy, draws, rates, hists)

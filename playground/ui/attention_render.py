@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 from typing import Any
 
@@ -10,7 +11,25 @@ import numpy as np
 
 from playground.attention_view import AttentionView
 from playground.figures import attention as figs
+from playground.ui.common import escape_md
 from playground.ui.i18n import t
+
+
+def plot_labels(tokens: list[str]) -> list[str]:
+    """Token labels made inert for Plotly, which renders some HTML in labels and titles (`<s>` would strike through)."""
+    return [html.escape(token, quote=False) for token in tokens]
+
+
+def unknown_note(view: AttentionView, lang: str) -> str:
+    """A prominent warning when the tokenizer replaced part of the text by its unknown token ("" when it did not)."""
+    texts = view.maps.unknown_texts
+    if not texts:
+        return ""
+    shown = "、".join(dict.fromkeys(texts)) if lang == "zh" else ", ".join(dict.fromkeys(texts))
+    unk = next(t for t, u in zip(view.maps.tokens, view.maps.unknown) if u)
+    return t(
+        "attention.unknown", lang, model=escape_md(view.model_label), n=len(texts), texts=escape_md(shown), unk=escape_md(unk)
+    )
 
 
 def info_markdown(view: AttentionView, lang: str, extra: list[str]) -> str:
@@ -22,10 +41,11 @@ def info_markdown(view: AttentionView, lang: str, extra: list[str]) -> str:
     if any(result.token_type_ids):
         b = sum(result.token_type_ids)
         lines.append(t("attention.segments", lang, a=length - b, b=b))
-    return "\n\n".join(lines + extra)
+    note = unknown_note(view, lang)
+    return "\n\n".join(([note] if note else []) + lines + extra)
 
 
-def step_markdown(step: Any, lang: str, dims: int = 6) -> str:
+def step_markdown(step: Any, lang: str, dims: int = 6, labels: list[str] | None = None) -> str:
     """The numbers of the formula for one query: q, and per key its score, weight, k and v (truncated)."""
     fmt = lambda v: ", ".join(f"{x:+.3f}" for x in v[:dims]) + (", …" if len(v) > dims else "")  # noqa: E731
     d = step.q.shape[0]
@@ -35,9 +55,11 @@ def step_markdown(step: Any, lang: str, dims: int = 6) -> str:
         t("attention.step.table", lang),
         "|---|---|---|---|---|",
     ]
-    for j, token in enumerate(step.tokens):
+    labels = labels if labels is not None and len(labels) == len(step.tokens) else step.tokens
+    for j, token in enumerate(labels):
+        token = escape_md(token).replace("`", "ˋ")
         score = "−∞" if not np.isfinite(step.scores[j]) else f"{step.scores[j]:+.3f}"
-        rows.append(f"| {j}·`{token}` | {score} | {step.weights[j]:.4f} | `{fmt(step.keys[j])}` | `{fmt(step.values[j])}` |")
+        rows.append(f"| {j}·{token} | {score} | {step.weights[j]:.4f} | `{fmt(step.keys[j])}` | `{fmt(step.values[j])}` |")
     summary = t(
         "attention.step.summary",
         lang,
@@ -58,7 +80,7 @@ def _heatmap(title_key: str):
         types = v.maps.token_type_ids if any(v.maps.token_type_ids) else None
         axes = dict(x_title=t("attention.axis.key", lang), y_title=t("attention.axis.query", lang))
         title = t(title_key, lang, layer=v.layer, head=v.head)
-        out["plot"] = figs.heatmap_figure(v.maps.tokens, v.matrix, title, v.row_start, types, **axes)
+        out["plot"] = figs.heatmap_figure(plot_labels(v.maps.labels), v.matrix, title, v.row_start, types, **axes)
 
     return draw
 
@@ -73,7 +95,7 @@ def _head(v: AttentionView, lang: str, out: dict) -> None:
 
 def _layer(v: AttentionView, lang: str, out: dict) -> None:
     out["plot"] = figs.layer_heads_figure(
-        v.maps.tokens,
+        plot_labels(v.maps.labels),
         v.maps.attentions[v.layer],
         t("attention.title.layer", lang, layer=v.layer),
         t("attention.head_n", lang, head="{head}"),
@@ -87,7 +109,7 @@ def _overview(v: AttentionView, lang: str, out: dict) -> None:
 
 def _tokens(v: AttentionView, lang: str, out: dict) -> None:
     title = t("attention.title.tokens", lang, layer=v.layer, head=v.head)
-    out["plot"] = figs.token_view_figure(v.maps.tokens, v.matrix, title, None if v.query < 0 else v.query)
+    out["plot"] = figs.token_view_figure(plot_labels(v.maps.labels), v.matrix, title, None if v.query < 0 else v.query)
 
 
 def _special(v: AttentionView, lang: str, out: dict) -> None:
@@ -95,8 +117,8 @@ def _special(v: AttentionView, lang: str, out: dict) -> None:
         v.summary.first_share,
         v.summary.special_share,
         t("attention.title.special", lang),
-        t("attention.first_token", lang, token=v.maps.tokens[0]),
-        t("attention.other_special", lang),
+        t("attention.first_token", lang, token=plot_labels(v.maps.labels)[0]),
+        html.escape(t("attention.other_special", lang), quote=False),
         t("attention.axis.layer", lang),
         t("attention.axis.share", lang),
     )
@@ -109,21 +131,21 @@ def _entropy(v: AttentionView, lang: str, out: dict) -> None:
 
 
 def _compare(v: AttentionView, lang: str, out: dict) -> None:
-    panels = [(f"{p.label} · L{p.layer} H{p.head}", p.tokens, p.matrix) for p in v.compare]
+    panels = [(f"{html.escape(p.label)} · L{p.layer} H{p.head}", plot_labels(p.tokens), p.matrix) for p in v.compare]
     out["plot"] = figs.compare_figure(panels, t("attention.title.compare", lang, layer=v.layer, head=v.head))
 
 
 def _step(v: AttentionView, lang: str, out: dict) -> None:
     step = v.step
     out["plot"] = figs.step_figure(
-        v.maps.tokens,
+        plot_labels(v.maps.labels),
         step.scores,
         step.weights,
         step.model_weights,
-        t("attention.title.step", lang, layer=v.layer, head=v.head, token=v.maps.tokens[step.query]),
+        t("attention.title.step", lang, layer=v.layer, head=v.head, token=plot_labels(v.maps.labels)[step.query]),
         (t("attention.step.scores", lang), t("attention.step.softmax", lang), t("attention.step.model", lang)),
     )
-    out["step"] = step_markdown(step, lang)
+    out["step"] = step_markdown(step, lang, labels=v.maps.labels)
 
 
 def _positional(v: AttentionView, lang: str, out: dict) -> None:

@@ -23,7 +23,7 @@ from playground.ui.common import (
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
-KINDS = ("encoder", "masked", "discriminator", "causal")
+KINDS = att.KINDS
 EXAMPLE = "The animal didn't cross the street because it was too tired."
 
 
@@ -45,7 +45,7 @@ def _exports(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, ro
     """Built on click from the cached maps: the API's JSON, the figure on screen and the matrix as CSV."""
     view_run = _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress)
     out = render(view_run, lang)
-    request = att.AttentionRequest(model_key, text_a or "", text_pair or "", view_run.layer, view_run.head, row_i)
+    request = att.AttentionRequest(model_key, text_a or "", text_pair or "", view_run.layer, view_run.head, view_run.row_start)
     with friendly_errors(lang):  # the same backend entry as the /attention API, served from the cached maps
         payload = jsonable(att.run_attention(request, load=lambda key: load_model(key, lang, progress), gpu=on_gpu))
     stem = f"attention-{model_key}-L{view_run.layer}-H{view_run.head}"
@@ -83,16 +83,19 @@ def build_tab(ui: UIContext) -> dict:
         label="attention.view",
         choices=view_choices,
     )
-    with gr.Row():
-        layer = loc.add(gr.Slider(0, 5, value=0, step=1, label=t("attention.layer")), label="attention.layer")
-        head = loc.add(gr.Slider(0, 11, value=0, step=1, label=t("attention.head")), label="attention.head")
+    with gr.Row(elem_id="attention-sliders"):
+        # Created with the largest range any model may need, so a shared link's layer 3 / head 7 is accepted;
+        # the first run narrows each slider to the model's own range (keeping the value it was given).
+        layer = loc.add(gr.Slider(0, att.MAX_LAYERS - 1, value=0, step=1, label=t("attention.layer")), label="attention.layer")
+        head = loc.add(gr.Slider(0, att.MAX_HEADS - 1, value=0, step=1, label=t("attention.head")), label="attention.head")
         query = loc.add(
-            gr.Slider(-1, 20, value=-1, step=1, label=t("attention.query"), info=t("attention.query_info")),
+            gr.Slider(-1, att.MAX_TOKENS - 1, value=-1, step=1, label=t("attention.query"), info=t("attention.query_info")),
             label="attention.query",
             info="attention.query_info",
         )
         row_start = loc.add(
-            gr.Slider(0, 255, value=0, step=1, label=t("attention.row_start"), visible=False), label="attention.row_start"
+            gr.Slider(0, att.MAX_TOKENS - 1, value=0, step=1, label=t("attention.row_start"), visible=False),
+            label="attention.row_start",
         )
     info = gr.Markdown(elem_id="attention-info")
     plot = gr.Plot(show_label=False, elem_id="attention-plot")
@@ -125,7 +128,7 @@ def build_tab(ui: UIContext) -> dict:
         model: str, text: str, text_b: str = "", layer: int = 0, head: int = 0, row_start: int = 0, lang: str = "en"
     ) -> dict:
         """Attention of one layer and head (tokens, T x T matrix in row windows) and the summaries, as JSON."""
-        request = att.AttentionRequest(model, text or "", text_b or "", int(layer), int(head), int(row_start))
+        request = att.AttentionRequest(model, text, text_b, layer, head, row_start)  # the backend checks every type
         with friendly_errors(lang):
             return jsonable(att.run_attention(request, load=lambda key: load_model(key, lang), gpu=on_gpu))
 
@@ -155,5 +158,21 @@ def build_tab(ui: UIContext) -> dict:
 
     image.select(open_thumbnail, [model, text, text_b, ui.lang], [layer, head, view], api_visibility="private")
     gr.api(attention, api_name="attention")
-    params = {"model": model, "text": text, "text_b": text_b, "view": view, "layer": layer, "head": head}
-    return share_link_row("attention", params, ui)
+    params = {
+        "model": model,
+        "other": other,
+        "text": text,
+        "text_b": text_b,
+        "view": view,
+        "layer": layer,
+        "head": head,
+        "query": query,
+        "row_start": row_start,
+    }
+    with gr.Column(elem_id="attention-share"):
+        shared = share_link_row("attention", params, ui)
+    # A link fills the inputs, then runs the view with them (layer 3, head 7 stay layer 3, head 7).
+    shared.restored.change(show, inputs, outputs, api_visibility="private").success(
+        lambda: True, None, shown, api_visibility="private"
+    )
+    return shared

@@ -137,8 +137,14 @@ def escape(value: Any, limit: int = 200) -> str:
 
 
 def escape_md(value: Any, limit: int = 200) -> str:
-    """As `escape`, for Markdown: its markers (`*`, `_`, backticks, brackets, pipes) are shown, not obeyed."""
-    return re.sub(r"([\\`*_\[\]|#~])", r"\\\1", escape(value, limit))
+    """As `escape`, for Markdown: its markers (`*`, `_`, backticks, brackets, pipes) are shown, not obeyed.
+
+    Quotes stay as they are: Markdown does not need them escaped, and `&#x27;` would show literally once its `#`
+    is backslash-escaped (a token like `'s` must read `'s`).
+    """
+    text = str(value)
+    text = html.escape(text if len(text) <= limit else text[: limit - 1] + "…", quote=False)
+    return re.sub(r"([\\`*_\[\]|#~])", r"\\\1", text)
 
 
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.\-~@+]+){2,}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 from typing import Any
 
@@ -11,10 +12,11 @@ import gradio as gr
 from playground.figures.fill_mask import fill_mask_figure
 from playground.fill_mask import FillMaskRun, ModelFill, Note
 from playground.fill_mask_data import Reading
-from playground.ui.common import export_figure_html, export_file, export_json
+from playground.ui.common import escape_md, export_figure_html, export_file, export_json
 from playground.ui.i18n import t
 
 COLUMNS = ("model", "method", "mask", "rank", "word", "token", "prob")
+WARNINGS = {"all_unknown", "unknown", "no_chinese", "no_chinese_model"}  # notes that say a result is not meaningful
 
 
 def columns(run: FillMaskRun) -> list[tuple[ModelFill, Reading]]:
@@ -26,15 +28,21 @@ def method_name(reading: Reading, lang: str) -> str:
     return t(f"fill_mask.method.{reading.method}", lang)
 
 
-def note_text(note: Note, lang: str) -> str:
-    return t(f"fill_mask.{note.code}", lang, **note.params)
+def note_text(note: Note, lang: str, markdown: bool = False) -> str:
+    """A note in `lang`; with `markdown`, every value in it is escaped (text is data, never markup)."""
+    quote = (lambda v: escape_md(v, limit=80)) if markdown else str
+    params = {
+        k: ("、" if lang == "zh" else ", ").join(f"“{quote(x)}”" for x in v) if isinstance(v, list) else quote(v)
+        for k, v in note.params.items()
+    }
+    return t(f"fill_mask.{note.code}", lang, **params)
 
 
 def figure(run: FillMaskRun, lang: str) -> Any:
     cols = columns(run)
     return fill_mask_figure(
         [r for _, r in cols],
-        [f"{fill.model_id}<br>{method_name(r, lang)}" for fill, r in cols],
+        [f"{html.escape(fill.model_id)}<br>{method_name(r, lang)}" for fill, r in cols],
         t("fill_mask.prob_axis", lang),
         t("fill_mask.mask_row", lang),
     )
@@ -52,9 +60,12 @@ def table(run: FillMaskRun, lang: str) -> tuple[list[str], list[list[Any]]]:
 
 
 def info(run: FillMaskRun, lang: str) -> str:
-    """Provenance (model id and device) of every model, then the notes, as a Markdown list."""
+    """Warnings first (unknown tokens, no Chinese), then provenance and the other notes, as Markdown; values escaped."""
+    warnings = [f"⚠️ **{note_text(n, lang, markdown=True)}**" for n in run.notes if n.code in WARNINGS]
+    # Model ids and devices come from the operator's registry (allow-listed), and sit in code spans, where escapes would show.
     sources = [t("common.provenance", lang, model=fill.model_id, device=fill.device) for fill in run.fills]
-    return "\n".join(f"- {line}" for line in sources + [note_text(n, lang) for n in run.notes])
+    others = [note_text(n, lang, markdown=True) for n in run.notes if n.code not in WARNINGS]
+    return "\n".join(f"- {line}" for line in warnings + sources + others)
 
 
 def as_json(run: FillMaskRun, lang: str) -> dict:

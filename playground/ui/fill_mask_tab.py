@@ -12,7 +12,9 @@ from typing import Any
 
 import gradio as gr
 
+from playground.availability import available_specs
 from playground.fill_mask import KINDS, FillMaskRequest, FillMaskRun, default_models, run_fill_mask
+from playground.fill_mask_data import MAX_TOP_K
 from playground.ui import fill_mask_render as render
 from playground.ui.common import check_keys, download_row, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
 from playground.ui.i18n import UIContext, t
@@ -33,12 +35,29 @@ def _loader(lang: str, progress: Any):
     return load
 
 
-def fill(text: str, keys: list[str] | None, top_k: int, lang: str, progress: Any = None) -> FillMaskRun:
-    """What the page and the API share: the model keys checked in the user's language, then the backend entry."""
-    specs = check_keys(keys, lang)
+def fill(text: Any, keys: Any, top_k: Any, lang: str, progress: Any = None) -> FillMaskRun:
+    """What the page and the API share: types checked first, the model keys in the user's language, then the backend."""
+    with friendly_errors(lang):
+        request = FillMaskRequest(text, keys, top_k).validate()  # before anything iterates or compares the values
+    specs = check_keys(request.models, lang)
     with friendly_errors(lang):
         request = FillMaskRequest(text, tuple(s.key for s in specs), top_k)
         return run_fill_mask(request, load=_loader(lang, progress), on_device=on_gpu)
+
+
+def example_label(example: dict, lang: str) -> str:
+    """A preset as the example list shows it: marked when no model that can run here reads its language."""
+    readable = any(spec.speaks(example["lang"]) for spec in available_specs(*KINDS))
+    return example["text"] if readable else t("fill_mask.example_no_reader", lang, text=example["text"])
+
+
+def example_samples(lang: str) -> list[list[str]]:
+    return [[example_label(e, lang)] for e in EXAMPLES]
+
+
+def pick_example(index: int) -> str:
+    """The preset's own text (never its on-screen mark) into the text box."""
+    return EXAMPLES[index]["text"]
 
 
 def run_view(text, keys, top_k, lang, progress=gr.Progress()):
@@ -53,8 +72,11 @@ def rerun_in(last: FillMaskRun | None, lang: str):
 
 
 def fill_mask_api(text: str, models: list[str] | None = None, top_k: int = 5, lang: str = "en") -> dict:
-    """Fill every [MASK] in `text` with each model; JSON per model, per mask, [{token, probability, raw}]."""
-    return render.as_json(fill(text, models or default_models(), top_k, lang), lang)
+    """Fill every [MASK] in `text` with each model; JSON per model, per mask, [{token, probability, raw}].
+
+    `models` None or [] means the default selection; every value is type-checked on the server.
+    """
+    return render.as_json(fill(text, default_models() if models is None or models == [] else models, top_k, lang), lang)
 
 
 def build_tab(ui: UIContext) -> dict[str, Any]:
@@ -67,8 +89,14 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
                 label="fill_mask.text",
                 info="fill_mask.text_info",
             )
-            examples = gr.Examples([[e["text"]] for e in EXAMPLES], [text], label=t("common.examples", "en"))
-            loc.add(examples.dataset, label="common.examples")
+            # A dataset rather than gr.Examples: its rows carry a mark ("needs a Chinese model") that must not
+            # reach the text box, so a click puts the preset's own text there.
+            examples = loc.add(
+                gr.Dataset(components=[text], samples=example_samples("en"), type="index", label=t("common.examples", "en")),
+                label="common.examples",
+                samples=example_samples,
+            )
+            examples.click(pick_example, examples, text, api_visibility="private", queue=False)
         with gr.Column(scale=2):
             models = loc.add(
                 gr.CheckboxGroup(
@@ -79,8 +107,9 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
                 ),
                 label="common.models",
                 info="fill_mask.models_info",
+                choices=lambda lang: model_choices(KINDS, lang),
             )
-            top_k = gr.Slider(1, 20, value=5, step=1, label="Top-k")
+            top_k = loc.add(gr.Slider(1, MAX_TOP_K, value=5, step=1, label=t("fill_mask.top_k", "en")), label="fill_mask.top_k")
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")
     loc.add(gr.Markdown(t("fill_mask.causal_note", "en")), value="fill_mask.causal_note")
     unavailable_panel(KINDS, loc)
@@ -94,5 +123,6 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     text.submit(run_view, inputs, outputs, api_visibility="private")
     ui.lang.change(rerun_in, [last, ui.lang], outputs, api_visibility="private")
     gr.api(fill_mask_api, api_name="fill_mask")
-    params = {"text": text, "models": models, "top_k": top_k}
-    return share_link_row("fill_mask", params, ui)
+    shared = share_link_row("fill_mask", {"text": text, "models": models, "top_k": top_k}, ui)
+    shared.restored.change(run_view, inputs, outputs, api_visibility="private")  # a link shows its result, not just its inputs
+    return shared

@@ -178,6 +178,7 @@ def build_tab(ui: UIContext) -> Any:
                     label=t("inside.emb.model"),
                 ),
                 label="inside.emb.model",
+                choices=_embedding_choices,
             )
         emb_out = [
             loc.add(gr.Markdown(t("inside.emb.hint")), value="inside.emb.hint"),

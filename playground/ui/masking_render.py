@@ -6,13 +6,15 @@ No model runs here; a language switch calls `render` again on the kept run.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from dataclasses import dataclass
 from typing import Callable
 
 from playground.figures import masking as figs
 from playground.masking.encoding import MAX_TOKENS
-from playground.masking.results import MaskingRun
+from playground.masking.results import IGNORE, MaskingRun
 from playground.serialize import jsonable
 from playground.ui.common import export_figure_html, export_file, export_json
 from playground.ui.i18n import t
@@ -20,8 +22,27 @@ from playground.ui.i18n import t
 Phrase = Callable[[MaskingRun, str], list[str]]  # run, lang -> note lines
 
 
+def _md(value) -> str:
+    """A token or other tokenizer-made text as inert Markdown: `<extra_id_0>`, `</s>`, `__init__` and `'s` show as typed.
+
+    (As ui.common.escape_md, but quotes stay quotes: an entity like `&#x27;` whose `#` gets a backslash shows raw.)
+    """
+    return re.sub(r"([\\`*_\[\]|#~$])", r"\\\1", html.escape(str(value), quote=False))
+
+
+def _code(value) -> str:
+    """A token set in code type, escaped (a token may itself contain backticks or tags)."""
+    return f"<code>{_md(value)}</code>"
+
+
 def _labels(run: MaskingRun, lang: str) -> list[str]:
-    return [t("masking.labels", lang, labels=" ".join(str(v) for v in run.labels))]
+    """The loss targets as tokens (position and id beside): what the model must predict, not only numbers."""
+    shown = [
+        f"{_code(run.tokens[pos])} ({pos}, id {lab})"
+        for pos, lab in enumerate(run.labels)
+        if lab != IGNORE and pos < len(run.tokens)
+    ]
+    return [t("masking.labels", lang, labels=", ".join(shown) if shown else t("masking.labels_none", lang))]
 
 
 def _spans(run: MaskingRun, lang: str) -> list[str]:
@@ -32,29 +53,33 @@ def _spans(run: MaskingRun, lang: str) -> list[str]:
         s = d["sbo"][0]
 
         def tok(i):
-            return "—" if i is None else run.tokens[i]
+            return "—" if i is None else _code(run.tokens[i])
 
-        example = f"`{run.tokens[s['target']]}` ← `{tok(s['left'])}`, `{tok(s['right'])}`, p{s['position']}"
+        example = f"{tok(s['target'])} ← {tok(s['left'])}, {tok(s['right'])}, p{s['position']}"
         out.append(t("masking.sbo", lang, example=example))
     return out
 
 
 def _t5(run: MaskingRun, lang: str) -> list[str]:
     d = run.details
-    out = [t("masking.input", lang, text=" ".join(run.corrupted)), t("masking.target", lang, text=" ".join(d["target"]))]
+    out = [
+        t("masking.input", lang, text=" ".join(_code(tok) for tok in run.corrupted)),
+        t("masking.target", lang, text=" ".join(_code(tok) for tok in d["target"])),
+    ]
     return out + ([] if d["sentinels_real"] else [t("masking.t5_placeholder", lang)])
 
 
 def _order(run: MaskingRun, lang: str) -> list[str]:
-    return [t("masking.order", lang, order=" → ".join(f"{i}:{run.tokens[i]}" for i in run.details["order"]))]
+    order = " → ".join(f"{_code(run.tokens[i])}<sub>{i}</sub>" for i in run.details["order"])
+    return [t("masking.order", lang, order=order)]
 
 
 def _generator(run: MaskingRun, lang: str) -> list[str]:
-    return [t("masking.generator_used", lang, name=run.details["generator"])]
+    return [t("masking.generator_used", lang, name=_md(run.details["generator"]))]
 
 
 def _placeholder(run: MaskingRun, lang: str) -> list[str]:
-    return [t("masking.placeholder", lang, mask=run.mask_token)] if run.mask_is_placeholder else []
+    return [t("masking.placeholder", lang, mask=_code(run.mask_token))] if run.mask_is_placeholder else []
 
 
 def _input_rows(run: MaskingRun, lang: str):
@@ -65,9 +90,35 @@ def _input_rows(run: MaskingRun, lang: str):
     ]
 
 
-def _one_row(run: MaskingRun, lang: str):
-    """ELECTRA: the corrupted sentence is the model input; one row."""
-    return [run.tokens], [(t("masking.row.input", lang), run.actions)]
+def _units(word_ids: list[int]) -> dict[tuple[str, int], list[int]]:
+    """Positions per word (and per special token, numbered in order): how two tokenizations of one sentence line up."""
+    units: dict[tuple[str, int], list[int]] = {}
+    specials = 0
+    for pos, w in enumerate(word_ids):
+        if w < 0:
+            units[("special", specials)] = [pos]
+            specials += 1
+        else:
+            units.setdefault(("word", w), []).append(pos)
+    return units
+
+
+def _electra_rows(run: MaskingRun, lang: str):
+    """ELECTRA: the original sentence above the corrupted one the discriminator reads, word under word
+    (a replacement word may have more or fewer pieces: the shorter side is padded with empty cells)."""
+    d = run.details
+    before, after = _units(d["original_word_ids"]), _units(run.word_ids)
+    top, top_actions, bottom, bottom_actions = [], [], [], []
+    for key in dict.fromkeys([*before, *after]):
+        old, new = before.get(key, []), after.get(key, [])
+        fates = [run.actions[p] for p in new]
+        fate = "replaced" if "replaced" in fates else fates[0] if fates else "replaced"
+        for k in range(max(len(old), len(new))):
+            top.append(d["original_tokens"][old[k]] if k < len(old) else "")
+            top_actions.append(("special" if fate == "special" else fate) if k < len(old) else "pad")
+            bottom.append(run.tokens[new[k]] if k < len(new) else "")
+            bottom_actions.append(run.actions[new[k]] if k < len(new) else "pad")
+    return [top, bottom], [(t("masking.row.original", lang), top_actions), (t("masking.row.input", lang), bottom_actions)]
 
 
 def _named_rows(run: MaskingRun, lang: str):
@@ -84,7 +135,8 @@ def _named_rows(run: MaskingRun, lang: str):
 class View:
     notes: tuple[Phrase, ...] = ()
     rows: Callable = _input_rows
-    matrices: dict[str, str] | None = None  # subplot title -> key in run.details
+    matrices: dict[str, str] | None = None  # subplot title key (masking.m.<name>) -> key in run.details
+    ordered: bool = False  # rows and columns in the sampled factorisation order (XLNet), so the triangle shows
 
 
 VIEWS: dict[str, View] = {
@@ -92,27 +144,38 @@ VIEWS: dict[str, View] = {
     "wwm": View((_labels, _placeholder), _named_rows),
     "dynamic": View((_labels, _placeholder), _named_rows),
     "span": View((_labels, _spans, _placeholder)),
-    "permutation": View((_labels, _order), matrices={"content": "content_mask", "query": "query_mask"}),
-    "electra": View((_generator,), _one_row),
+    "permutation": View((_labels, _order), matrices={"content": "content_mask", "query": "query_mask"}, ordered=True),
+    "electra": View((_generator,), _electra_rows),
     "t5": View((_labels, _t5)),
     "attention": View(matrices={k: k for k in ("bidirectional", "causal", "prefix")}),
 }
 
 
 def _backend_note(run: MaskingRun, note, lang: str) -> str:
-    """Facts the draw recorded (which generator stood in, the discriminator's verdict)."""
+    """Facts the draw recorded (which generator stood in, the discriminator's verdict, unknown tokens), escaped."""
     if note.code == "discriminator":
-        probs = " ".join(f"{tok}:{p:.2f}" for tok, p in zip(run.tokens, run.details["replaced_prob"]))
-        return t("masking.disc", lang, model=note.params["model"], probs=probs)
-    return t(f"masking.note.{note.code}", lang, **note.params)
+        probs = " ".join(f"{_code(tok)} {p:.2f}" for tok, p in zip(run.tokens, run.details["replaced_prob"]))
+        return t("masking.disc", lang, model=_md(note.params["model"]), probs=probs)
+    if note.code == "unknown_tokens":
+        pieces = (
+            "、".join(_code(p) for p in note.params["pieces"])
+            if lang == "zh"
+            else ", ".join(_code(p) for p in note.params["pieces"])
+        )
+        return t(
+            "masking.note.unknown_tokens", lang, token=_code(note.params["token"]), pieces=pieces, count=note.params["count"]
+        )
+    return t(f"masking.note.{note.code}", lang, **{k: _md(v) for k, v in note.params.items()})
 
 
 def summary(run: MaskingRun, lang: str) -> str:
     view = VIEWS[run.strategy]
-    lines = [t("common.provenance", lang, model=run.model, device=run.device)]
+    first = [n for n in run.notes if n.code == "unknown_tokens"]  # a warning goes first: it changes what the draw means
+    lines = [_backend_note(run, n, lang) for n in first]
+    lines += [t("common.provenance", lang, model=_md(run.model), device=run.device)]
     lines += [line for phrase in view.notes for line in phrase(run, lang)]
     lines += [t("masking.truncated", lang, n=MAX_TOKENS)] if run.truncated else []
-    lines += [_backend_note(run, n, lang) for n in run.notes]
+    lines += [_backend_note(run, n, lang) for n in run.notes if n.code != "unknown_tokens"]
     return "\n\n".join(lines + [t(f"masking.why.{run.strategy}", lang)])
 
 
@@ -125,8 +188,11 @@ def matrices_figure(run: MaskingRun, lang: str):
     wanted = VIEWS[run.strategy].matrices
     if not wanted:
         return None
+    view = VIEWS[run.strategy]
+    order = run.details["order"] if view.ordered else None
+    title = t("masking.matrix_title_ordered" if order else "masking.matrix_title", lang)
     return figs.matrices_figure(
-        {title: run.details[key] for title, key in wanted.items()}, run.tokens, t("masking.matrix_title", lang)
+        {t(f"masking.m.{name}", lang): run.details[key] for name, key in wanted.items()}, run.tokens, title, order=order
     )
 
 

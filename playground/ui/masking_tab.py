@@ -9,6 +9,7 @@ import gradio as gr
 from playground import models as model_store
 from playground.masking import OBJECTIVES, TOKENIZER_KINDS, MaskingRequest, run_masking
 from playground.masking.electra import generator_options
+from playground.masking.checks import MAX_SEED
 from playground.masking.stats import MAX_DRAWS
 from playground.registry import get_spec
 from playground.serialize import jsonable
@@ -52,15 +53,15 @@ def _run(text, model, strategy, seed, p, pm, pr, epochs, prefix_len, generator, 
             text=text,
             model=model,
             strategy=strategy,
-            seed=int(seed or 0),
-            mlm_probability=float(p),
-            mask_replace_prob=float(pm),
-            random_replace_prob=float(pr),
-            epochs=int(epochs),
-            prefix_len=None if prefix_len is None else int(prefix_len),
-            generator=generator or "auto",
-            draws=int(draws or 0),
-        )
+            seed=seed,
+            mlm_probability=p,
+            mask_replace_prob=pm,
+            random_replace_prob=pr,
+            epochs=epochs,
+            prefix_len=prefix_len,
+            generator=generator,
+            draws=draws,
+        )  # raw: the backend checks every type and range (run_masking -> checks.validate)
         return run_masking(
             request,
             load=lambda key: load_model(key, lang, progress),
@@ -70,7 +71,7 @@ def _run(text, model, strategy, seed, p, pm, pr, epochs, prefix_len, generator, 
 
 def masking_api(
     text: str,
-    model: str = "minilm",
+    model: str = "minilm",  # every parameter is checked on the server: a wrong type gets a clear message
     strategy: str = "bert",
     seed: int = 0,
     mlm_probability: float = 0.15,
@@ -121,7 +122,7 @@ def build_tab(ui) -> dict:
     with gr.Row():
         with gr.Column(scale=3):
             text = loc.add(
-                gr.Textbox(DEFAULT_TEXT, label=t("masking.text"), info=t("masking.text_info"), lines=2),
+                gr.Textbox(DEFAULT_TEXT, label=t("masking.text"), info=t("masking.text_info"), lines=2, elem_id="masking-text"),
                 label="masking.text",
                 info="masking.text_info",
             )
@@ -133,8 +134,15 @@ def build_tab(ui) -> dict:
         with gr.Column(scale=2):
             models = model_choices(TOKENIZER_KINDS, "en")
             default = next((k for _, k in models if k == "minilm"), models[0][1] if models else None)
-            model = loc.add(gr.Dropdown(models, value=default, label=t("masking.model")), label="masking.model")
-            seed = loc.add(gr.Number(0, precision=0, label=t("masking.seed")), label="masking.seed")
+            model = loc.add(
+                gr.Dropdown(models, value=default, label=t("masking.model"), elem_id="masking-model"),
+                label="masking.model",
+                choices=lambda lang: model_choices(TOKENIZER_KINDS, lang),
+            )
+            seed = loc.add(
+                gr.Number(0, precision=0, minimum=0, maximum=MAX_SEED, label=t("masking.seed"), elem_id="masking-seed"),
+                label="masking.seed",
+            )
             unavailable_panel(TOKENIZER_KINDS, loc)
     with loc.add(gr.Accordion(t("masking.settings"), open=False, elem_id="masking-settings"), label="masking.settings"):
         with gr.Row():
@@ -189,6 +197,10 @@ def build_tab(ui) -> dict:
         "pr": pr,
         "epochs": epochs,
         "prefix": prefix,
+        "generator": generator,
         "draws": draws,
     }
-    return share_link_row("masking", params, ui)
+    shared = share_link_row("masking", params, ui)
+    # A link fills the inputs, then changes this trigger: the view runs on what the link restored (one draw, as "Mask it").
+    shared.restored.change(run_view, inputs + [no_draws, ui.lang], outputs, api_visibility="private")
+    return shared

@@ -14,19 +14,45 @@ import gradio as gr
 
 from playground import availability
 from playground.alignment import is_cjk
-from playground.embeddings import KINDS, PolysemyRequest, PolysemyRun, run_polysemy
+from playground.embeddings import KINDS, VECTORS, PolysemyRequest, PolysemyRun, check_models, check_request, run_polysemy
 from playground.serialize import jsonable
 from playground.ui import polysemy_render as render
 from playground.ui.common import check_keys, download_row, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
 from playground.ui.i18n import choices, t
+from playground.errors import InputError
 from playground.ui.share import share_link_row
 
 ALL_KINDS = (*KINDS, "static")
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 DEFAULT_MODELS = ("minilm", "glove")
+CUSTOM = "custom"  # the example-set menu's entry for sentences that are no preset
 LAYERS = [("polysemy.layer_last", "last")]
 MAX_LAYERS = 48  # offered before the first run; afterwards the chosen models' own depth
 _run_polysemy = on_gpu(run_polysemy)  # the forward passes run on the GPU on a ZeroGPU Space
+
+
+def _readable(preset: dict) -> bool:
+    """Whether some available model can read the preset's language (English needs nothing special)."""
+    lang = preset.get("lang", "en")
+    return lang == "en" or any(s.speaks(lang) for s in availability.available_specs(*KINDS))
+
+
+def preset_choices(lang: str) -> list[tuple[str, str]]:
+    """The example sets, those no available model can read marked as such (offline: the Chinese ones); and "your own"."""
+    out = []
+    for key, preset in PRESETS.items():
+        name = t(f"polysemy.preset.{key}", lang)
+        out.append((name if _readable(preset) else t("polysemy.preset_unreadable", lang, name=name), key))
+    return out + [(t("polysemy.preset.custom", lang), CUSTOM)]
+
+
+def preset_of(word: Any, sentences: Any) -> str:
+    """The example set these inputs are (what the menu shows after a link or an edit), or CUSTOM."""
+    lines = [line.strip() for line in str(sentences or "").splitlines() if line.strip()]
+    for key, preset in PRESETS.items():
+        if str(word or "").strip() == preset["word"] and lines == preset["sentences"]:
+            return key
+    return CUSTOM
 
 
 def _chinese_note(word: str, lang: str) -> str:
@@ -38,19 +64,28 @@ def _chinese_note(word: str, lang: str) -> str:
 
 
 def compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=None) -> PolysemyRun:
-    """Check the models against the allow-list, then the one backend entry (bad input becomes a gr.Error)."""
-    specs = check_keys(keys, lang)
-    request = PolysemyRequest(
-        word=word or "",
-        sentences=sentences or "",
-        models=tuple(s.key for s in specs),
-        input_embeddings=bool(input_embeddings),
-        layer=layer,
-        pooling=pooling,
-        projection=projection,
-        dims=dims,
-    )
+    """Check every input's type and the models against the allow-list, then the one backend entry.
+
+    Nothing is coerced: the API hands on whatever JSON a client sent, and a wrong type gets a clear gr.Error
+    (before any model loads), never a library's own message.
+    """
     with friendly_errors(lang):
+        request = PolysemyRequest(
+            word=word,
+            sentences=sentences,
+            models=check_models(keys),
+            input_embeddings=input_embeddings,
+            layer=layer,
+            pooling=pooling,
+            projection=projection,
+            dims=dims,
+        )
+        check_request(request)
+    specs = check_keys(request.models, lang)
+    with friendly_errors(lang):
+        for spec in specs:  # a model of the wrong kind is refused before it loads
+            if spec.kind not in VECTORS:
+                raise InputError("polysemy_kind", "{model} gives no word vectors to compare.", model=spec.label)
         if any(is_cjk(c) for c in word or "") and (deaf := [s.label for s in specs if not s.speaks("zh")]):
             gr.Warning(t("polysemy.not_chinese", lang, models=", ".join(deaf)))
         if progress is not None:
@@ -60,6 +95,12 @@ def compare(word, sentences, keys, input_embeddings, layer, pooling, projection,
 
 def run_event(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=gr.Progress()):
     return compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress)
+
+
+def link_event(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress=gr.Progress()):
+    """A share link filled the inputs: run them, and let the example-set menu name what the sentences are."""
+    result = compare(word, sentences, keys, input_embeddings, layer, pooling, projection, dims, lang, progress)
+    return result, preset_of(word, sentences)
 
 
 def polysemy_api(
@@ -86,7 +127,7 @@ def show(result: PolysemyRun | None, lang: str, layer: str = "last") -> list[Any
     if result is None:
         return [gr.update()] * 11
     figs = render.figures(result, lang)
-    table = gr.update(value=render.score_rows(result), headers=render.score_headers(lang))
+    table = gr.update(value=render.score_rows(result, lang), headers=render.score_headers(lang))
     deepest = render.deepest_layer(result)  # the chosen models' layers, not a guess
     return [
         render.reading(result, lang),
@@ -107,9 +148,9 @@ def build_tab(ui) -> dict:
     with gr.Row():
         with gr.Column(scale=2):
             preset = loc.add(
-                gr.Dropdown([(t(f"polysemy.preset.{k}"), k) for k in PRESETS], value="bank", label=t("polysemy.preset")),
+                gr.Dropdown(preset_choices("en"), value="bank", label=t("polysemy.preset")),
                 label="polysemy.preset",
-                choices=lambda lang: [(t(f"polysemy.preset.{k}", lang), k) for k in PRESETS],
+                choices=preset_choices,
             )
             word = loc.add(gr.Textbox(PRESETS["bank"]["word"], label=t("polysemy.word"), max_lines=1), label="polysemy.word")
             sentences = loc.add(
@@ -133,6 +174,7 @@ def build_tab(ui) -> dict:
                     label=t("polysemy.models"),
                 ),
                 label="polysemy.models",
+                choices=lambda lang: model_choices(ALL_KINDS, lang),
             )
             static_rows = loc.add(gr.Checkbox(True, label=t("polysemy.input_embeddings")), label="polysemy.input_embeddings")
             layer = loc.add(
@@ -153,7 +195,12 @@ def build_tab(ui) -> dict:
                 label="polysemy.projection",
                 choices=lambda lang: choices(proj_pairs, lang),
             )
-            dims = loc.add(gr.Radio([("2-D", "2"), ("3-D", "3")], value="2", label=t("polysemy.dims")), label="polysemy.dims")
+            dim_pairs = [("polysemy.dims_2", "2"), ("polysemy.dims_3", "3")]
+            dims = loc.add(
+                gr.Radio(choices(dim_pairs, "en"), value="2", label=t("polysemy.dims")),
+                label="polysemy.dims",
+                choices=lambda lang: choices(dim_pairs, lang),
+            )
             unavailable_panel(ALL_KINDS, loc)
     run = loc.add(gr.Button(t("polysemy.run"), variant="primary", elem_id="polysemy-run"), value="polysemy.run")
     reading = gr.Markdown(elem_id="polysemy-reading")
@@ -178,6 +225,8 @@ def build_tab(ui) -> dict:
         )
 
     preset.input(use_preset, [preset, ui.lang], [word, sentences, zh_note], api_visibility="private", queue=False)
+    for box in (word, sentences):  # an edit makes the menu say "your own sentences" (or the preset they still are)
+        box.input(preset_of, [word, sentences], preset, api_visibility="private", queue=False)
     word.blur(lambda w, lang: _chinese_note(w, lang), [word, ui.lang], zh_note, api_visibility="private", queue=False)
     inputs = [word, sentences, keys, static_rows, layer, pooling, projection, dims, ui.lang]
     outputs = [reading, notes, prov, scatter, heatmap, curve, table, files, raw, data, layer]
@@ -188,12 +237,19 @@ def build_tab(ui) -> dict:
     ui.lang.change(show, [state, ui.lang, layer], outputs, api_visibility="private")
     gr.api(polysemy_api, api_name="polysemy")
     params = {
+        "example": preset,
         "word": word,
         "sentences": sentences,
         "models": keys,
+        "input_embeddings": static_rows,
         "layer": layer,
         "pooling": pooling,
         "projection": projection,
         "dims": dims,
     }
-    return share_link_row("polysemy", params, ui)
+    shared = share_link_row("polysemy", params, ui)
+    # Opening a link restores every input above, then runs them: the view shown is the one that was shared.
+    shared.restored.change(link_event, inputs, [state, preset], api_visibility="private").success(
+        show, [state, ui.lang, layer], outputs, api_visibility="private"
+    )
+    return shared

@@ -21,6 +21,9 @@ from playground.ui.i18n import t
 KINDS = sampling.KINDS
 DEFAULT_TEMPERATURES = (0.1, 0.8, 1.5)
 STATE_TTL_S = 1800
+CONCURRENCY = 2  # sampling events (tab and API together) running at once; the rest wait in the bounded queue
+# Gradio's limit per event (a comparison draws three continuations, each with its own backend limit, which acts first)
+EVENT_TIME_LIMIT_S = round(3 * generation.TIME_LIMIT_S) + 30
 default_model = sampling.default_model
 
 
@@ -163,7 +166,7 @@ def next_token_api(
     lang: str = "en",
 ) -> dict:
     """Next-token distribution views; `temperatures` gives one view per temperature (else one for `temperature`)."""
-    request = sampling.NextTokenRequest(prompt, model or "", temperature, top_k, top_p, tuple(temperatures or ()))
+    request = sampling.NextTokenRequest(prompt, model or "", temperature, top_k, top_p, temperatures)
     with friendly_errors(lang):
         return sampling.run_next_token(request, _load(lang)).to_dict()
 

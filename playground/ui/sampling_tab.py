@@ -22,7 +22,7 @@ def _header(loc, key: str) -> None:
 def build_tab(ui: UIContext) -> dict[str, Any]:
     loc = ui.loc
     _header(loc, "sampling.intro")
-    with gr.Row():
+    with gr.Row(elem_id="sampling-controls"):
         with gr.Column(scale=3):
             prompt = loc.add(
                 gr.Textbox(
@@ -94,7 +94,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
 
     _header(loc, "sampling.compare_header")
     _header(loc, "sampling.compare_info")
-    with gr.Row():
+    with gr.Row(elem_id="sampling-temps"):
         temps = [
             loc.add(gr.Number(value, minimum=0, maximum=sampling.MAX_TEMPERATURE, step=0.1, label=t(key, "en")), label=key)
             for value, key in zip(run.DEFAULT_TEMPERATURES, ("sampling.t1", "sampling.t2", "sampling.t3"))
@@ -122,7 +122,8 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     settings = [temperature, top_k, top_p]
     next_result = gr.State(None)  # this user's next-token result on screen, redrawn on a language switch
     next_inputs, next_outputs = [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, kept, next_result]
-    next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private")
+    limits = dict(concurrency_id="sampling", concurrency_limit=run.CONCURRENCY, time_limit=run.EVENT_TIME_LIMIT_S)
+    next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
     # A language switch redraws the kept next-token result (no model call); generated samples keep their language.
     ui.lang.change(
         lambda result, lang: run.render_next_token(result, lang) if result is not None else [gr.update()] * 3,
@@ -135,32 +136,42 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         [prompt, model, *settings, max_new, n_samples, seed, ui.lang],
         [generated, info, kept],
         api_visibility="private",
+        **limits,
     )
     compare_button.click(
         run.compare_view,
         [prompt, model, *temps, top_k, top_p, max_new, seed, ui.lang],
         [compare_plot, compared, info, kept],
         api_visibility="private",
+        **limits,
     )
     step_button.click(
         run.step_view,
         [sampler, prompt, model, *settings, max_new, seed, ui.lang],
         [sampler, step_plot, step_text, step_status, info],
         api_visibility="private",
+        **limits,
     )
     restart_button.click(
         lambda: (None, None, "", ""), None, [sampler, step_plot, step_text, step_status], api_visibility="private", queue=False
     )
-    gr.api(run.next_token_api, api_name="next_token")
-    gr.api(run.generate_api, api_name="generate")
+    gr.api(run.next_token_api, api_name="next_token", **limits)
+    gr.api(run.generate_api, api_name="generate", **limits)
     params = {
         "prompt": prompt,
         "model": model,
         "temperature": temperature,
         "top_k": top_k,
         "top_p": top_p,
+        "t1": temps[0],
+        "t2": temps[1],
+        "t3": temps[2],
         "max_new_tokens": max_new,
         "samples": n_samples,
         "seed": seed,
     }
-    return share_link_row("sampling", params, ui)
+    with gr.Column(elem_id="sampling-share"):
+        shared = share_link_row("sampling", params, ui)
+    # A link restores the inputs, then shows the next-token distribution they give (the cheap, deterministic view).
+    shared.restored.change(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
+    return shared

@@ -50,3 +50,102 @@ def test_each_strategy_renders(page, strategy):
     if strategy in ("permutation", "attention"):
         page.locator("#masking-matrices .js-plotly-plot").wait_for(timeout=30_000)
     save_screenshot(page, f"masking-{strategy}")
+
+
+def _link(page, **params):
+    from urllib.parse import urlencode
+
+    return f"{page.app_url}?{urlencode({'tab': 'masking', **params})}"
+
+
+def _summary(page, contains: str = "") -> str:
+    box = page.locator("#masking-summary")
+    page.wait_for_function(
+        "([sel, s]) => { const e = document.querySelector(sel); return e && e.innerText.trim() && e.innerText.includes(s); }",
+        arg=["#masking-summary", contains],
+        timeout=60_000,
+    )
+    return box.inner_text()
+
+
+def test_t5_sentinels_are_visible_in_the_browser(page):
+    page.goto(_link(page, strategy="t5", seed="1"))
+    text = _summary(page, "extra_id")
+    assert "<extra_id_0>" in text and "<extra_id_1>" in text  # before: swallowed as HTML, an empty "Target:"
+    page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=30_000)
+    assert "<extra_id_0>" in page.locator("#masking-grid").inner_text()  # plotly's cell text too
+    save_screenshot(page, "masking-t5-sentinels")
+
+
+def test_a_shared_link_restores_the_inputs_and_the_result(page, browser):
+    """A non-default view (SpanBERT, seed 7, Chinese), made with the share button, opened in a fresh page."""
+    from playwright.sync_api import expect
+
+    page.goto(_link(page, lang="zh"))
+    page.locator("#masking-strategy label").filter(has_text="SpanBERT").click()
+    page.locator("#masking-seed input").fill("7")
+    page.locator("#masking-run").click()
+    original = _summary(page, "片段")
+    page.get_by_role("button", name="本视图的链接").click()
+    find = "() => [...document.querySelectorAll('textarea,input')].map(e => e.value).find(v => v.includes('tab=masking'))"
+    page.wait_for_function(find, timeout=10_000)
+    link = page.evaluate(find)
+    assert "seed=7" in link and "strategy=span" in link and "lang=zh" in link and "generator=" in link
+
+    fresh = browser.new_context(locale="en-US").new_page()
+    fresh.app_url = page.app_url
+    fresh.goto(link)
+    restored = _summary(fresh, "片段")
+    assert restored == original
+    expect(fresh.locator("#masking-seed input")).to_have_value("7")
+    assert fresh.locator("#masking-strategy input[value='span']").is_checked()
+    save_screenshot(fresh, "masking-shared-span-zh")
+    fresh.context.close()
+
+
+def test_a_malformed_link_value_is_dropped_and_the_view_still_runs(page):
+    page.goto(_link(page, strategy="t5", seed="abc"))
+    text = _summary(page, "extra_id")  # the masking tab, run with the default seed
+    assert "extra_id_0" in text
+    assert page.locator("#masking-seed input").input_value() == "0"
+    assert page.locator(".toast-body.error").count() == 0
+
+
+@pytest.mark.parametrize(
+    "strategy, extra",
+    [
+        ("t5", {}),
+        ("electra", {"generator": "uniform"}),
+        ("permutation", {}),
+        ("wwm", {"text": "我 在 银行 存钱", "model": "smollm2-instruct"}),
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_screenshots_in_both_languages(page, strategy, extra, lang):
+    page.goto(_link(page, strategy=strategy, seed="3", lang=lang, **extra))
+    _summary(page)
+    page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=60_000)
+    if lang == "zh":  # the page relabels after the link set the language: wait for it before the screenshot
+        page.get_by_role("tab", name="掩码策略").wait_for(timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('.pending')", timeout=60_000)
+    text = page.locator("#masking-summary").inner_text()
+    assert "**" not in text and "\ufffd" not in page.locator("#masking-grid").inner_text()
+    save_screenshot(page, f"masking-{strategy}-{lang}")
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("seed", 1.5, "whole number"),
+        ("text", 3, "Type a sentence"),
+        ("model", "glove", "no tokenizer"),
+        ("generator", "masked:../x", "Unknown generator"),
+        ("draws", 10001, "draws"),
+    ],
+)
+def test_the_api_refuses_bad_types_clearly(client, field, value, message):
+    from gradio_client.exceptions import AppError
+
+    params = {"text": TEXT, "model": "minilm", "strategy": "bert"} | {field: value}
+    with pytest.raises(AppError, match=message):
+        client.predict(**params, api_name="/masking")

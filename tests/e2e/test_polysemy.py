@@ -2,10 +2,14 @@
 
 import json
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlparse
+
+import pytest
 
 from tests.e2e.helpers import open_tab, save_screenshot
 
-PRESET = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))["bank"]
+PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
+PRESET = PRESETS["bank"]
 
 
 def test_api_round_trip(client):
@@ -43,3 +47,101 @@ def test_plots_render_and_language_switches(page):
     save_screenshot(page, "polysemy")
     page.get_by_label("中文").first.check()
     page.wait_for_function("document.querySelector('#polysemy-run').innerText.includes('比较')", timeout=30_000)
+
+
+PAYLOAD = '<svg><a href="javascript:alert(1)"><text x=5 y=20>open</text></a></svg>'
+
+
+@pytest.mark.parametrize(
+    "changes,message",
+    [
+        ({"layer": "abc"}, "Layer must be"),
+        ({"dims": 2.5}, "dims 2 or 3"),
+        ({"models": "minilm"}, "list of model keys"),
+        ({"word": 5}, "must be text"),
+        ({"input_embeddings": "yes"}, "true or false"),
+    ],
+)
+def test_api_refuses_wrong_types_clearly(client, changes, message):
+    from gradio_client.exceptions import AppError
+
+    args = dict(word="bank", sentences="a | the bank .\nb | a bank .", models=["minilm"], input_embeddings=True)
+    args |= dict(layer="last", pooling="mean", projection="pca", dims=2, lang="en")
+    with pytest.raises(AppError) as err:
+        client.predict(*{**args, **changes}.values(), api_name="/polysemy")
+    assert message in str(err.value) and "upstream" not in str(err.value).lower()
+
+
+def _link(page, **params):
+    return f"{page.app_url}?{urlencode({'tab': 'polysemy', **params})}"
+
+
+def test_a_non_default_share_link_restores_and_runs_the_same_view(page, client):
+    run = PRESETS["run"]
+    params = {
+        "example": "run",
+        "word": run["word"],
+        "sentences": "\n".join(run["sentences"]),
+        "models": json.dumps(["minilm"]),
+        "input_embeddings": "false",
+        "layer": "3",
+        "pooling": "first",
+        "projection": "pca",
+        "dims": "2",
+        "lang": "en",
+    }
+    page.goto(_link(page, **params))
+    page.wait_for_selector("#polysemy-scatter .js-plotly-plot", timeout=240_000)
+    reading = page.locator("#polysemy-reading").inner_text()
+    expected = client.predict(
+        run["word"], params["sentences"], ["minilm"], False, "3", "first", "pca", 2, "en", api_name="/polysemy"
+    )
+    (view,) = expected["models"]
+    accuracy = view["nn_accuracy_by_layer"]
+    assert view["layer"] == 3 and f"{accuracy[-1]:.0%}" in reading and f"{max(accuracy):.0%}" in reading  # as the API
+    assert page.locator("#polysemy-scatter").inner_text().count("layer 3") == 1  # one panel (no input rows), layer 3
+    save_screenshot(page, "polysemy-link")
+    page.locator("button:visible", has_text="Link to this view").first.click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('textarea, input')].some(e => e.value.includes('tab=polysemy'))", timeout=30_000
+    )
+    link = page.evaluate(
+        "[...document.querySelectorAll('textarea, input')].map(e => e.value).find(v => v.includes('tab=polysemy'))"
+    )
+    shared = dict(parse_qsl(urlparse(link).query))
+    assert {k: shared.get(k) for k in params} == params  # every input round-trips, the example-set name included
+
+    page.get_by_label("中文").first.check()
+    page.wait_for_function("document.querySelector('#polysemy-run').innerText.includes('比较')", timeout=30_000)
+    page.wait_for_function("document.querySelector('#polysemy-scatter').innerText.includes('第 3 层')", timeout=30_000)
+    scatter = page.locator("#polysemy-scatter").inner_text()
+    assert "layer" not in scatter and "bundled" not in scatter
+    save_screenshot(page, "polysemy-link-zh")
+
+
+def test_unknown_tokens_are_said_in_the_browser(page):
+    preset = PRESETS["yinhang"]
+    params = {"word": preset["word"], "sentences": "\n".join(preset["sentences"]), "models": json.dumps(["minilm"])}
+    page.goto(_link(page, **params))
+    page.wait_for_selector("#polysemy-scatter .js-plotly-plot", timeout=240_000)
+    reading = page.locator("#polysemy-reading").inner_text()
+    assert "⚠️" in reading and "[UNK]" in reading  # the token shows, and no conclusion is drawn
+    assert "sentences, one point" in page.locator("#polysemy-scatter").inner_text()
+    save_screenshot(page, "polysemy-unknown")
+
+
+def test_a_payload_word_shows_as_text_and_never_as_a_link(page):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(_link(page, word=PAYLOAD, layer=PAYLOAD))
+    page.wait_for_selector("#polysemy-run", timeout=60_000)
+    page.locator("#polysemy-run").click()
+    page.wait_for_function("document.body.innerText.includes('occurs in none of the sentences')", timeout=60_000)
+    for anchor in page.locator("a").all():
+        anchor.click(timeout=2_000, force=True, no_wait_after=True) if anchor.is_visible() else None
+    assert not dialogs
+    assert (
+        page.evaluate("[...document.querySelectorAll('[href]')].filter(e => /javascript:/i.test(e.getAttribute('href'))).length")
+        == 0
+    )
+    assert "<svg>" in page.locator("body").inner_text()  # shown as text

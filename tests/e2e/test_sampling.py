@@ -47,3 +47,61 @@ def test_generation_and_step_through_render(page):
     page.locator("#sampling-compare-plot .js-plotly-plot").wait_for(timeout=180_000)
     page.wait_for_function("document.querySelectorAll('#sampling-compared .tp-sample').length === 3", timeout=60_000)
     save_screenshot(page, "sampling-temperatures")
+
+
+def test_api_refuses_bad_types_with_the_clear_message(client):
+    import pytest
+
+    for args, api, words in [
+        (("the", "smollm2-instruct", 0.8, 0, 1.0, [0.5] * 9, "en"), "/next_token", "temperatures must be a list"),
+        (("the", "smollm2-instruct", 0.8, 0, 1.0, 1.5, 1, 0, "en"), "/generate", "Max new tokens must be a whole number"),
+        (("the", "smollm2-instruct", 0.8, 0, 1.0, 200, 5, 0, "en"), "/generate", "at most 400"),
+        (("the", "smollm2-instruct", 0.8, 0, 1.0, 4, 1, 2**70, "en"), "/generate", "The seed must be a whole number"),
+        (("the", "glove", 0.8, 0, 1.0, None, "en"), "/next_token", "not a causal"),
+        ((["x"], "smollm2-instruct", 0.8, 0, 1.0, None, "en"), "/next_token", "prompt must be text"),
+    ]:
+        with pytest.raises(Exception) as err:
+            client.predict(*args, api_name=api)
+        assert words in str(err.value), (api, args, str(err.value))
+
+
+def test_share_link_round_trip_restores_inputs_and_result(page):
+    """A non-default link opens with every input restored and shows the same next-token distribution."""
+    from urllib.parse import urlencode
+
+    params = {"tab": "sampling", "prompt": "Once upon a time", "model": "smollm2-instruct", "temperature": "1.3",
+              "top_k": "7", "top_p": "0.9", "t1": "0.3", "t2": "0.9", "t3": "1.7", "max_new_tokens": "12",
+              "samples": "2", "seed": "42"}  # fmt: skip
+    page.goto(f"{page.app_url}?{urlencode(params)}")
+    page.locator("#sampling-next-plot .js-plotly-plot").wait_for(timeout=120_000)
+    assert page.locator("#sampling-prompt textarea").input_value() == "Once upon a time"
+    values = "els => els.map(e => e.value)"
+    numbers = page.locator("#sampling-controls input[type=number]").evaluate_all(values)
+    assert numbers == ["1.3", "7", "0.9", "12", "2", "42"]
+    assert page.locator("#sampling-temps input[type=number]").evaluate_all(values) == ["0.3", "0.9", "1.7"]
+    bars = page.locator("#sampling-next-plot .js-plotly-plot").evaluate("el => el.data.map(d => d.y)")
+    assert "After temperature 1.3" in page.locator("#sampling-next-plot").inner_text()
+    # the share button writes the same parameters back
+    page.locator("#sampling-share button").filter(has_text="Link to this view").click()
+    link = page.locator("#sampling-share textarea, #sampling-share input").first
+    page.wait_for_function("document.querySelector('#sampling-share textarea, #sampling-share input').value.includes('?')")
+    again = link.input_value()
+    fresh = page.context.new_page()
+    fresh.goto(again)
+    fresh.locator("#sampling-next-plot .js-plotly-plot").wait_for(timeout=120_000)
+    assert fresh.locator("#sampling-next-plot .js-plotly-plot").evaluate("el => el.data.map(d => d.y)") == bars
+    save_screenshot(fresh, "sampling-link")
+    fresh.close()
+
+
+def test_chinese_prompt_shows_characters_not_replacement_marks(page):
+    """SmolLM2 reads 人工智能 as byte pieces: the bars show completed characters or <0xE4>, never "�"; all labels in Chinese."""
+    page.goto(f"{page.app_url}?tab=sampling&lang=zh&prompt=%E4%BA%BA%E5%B7%A5%E6%99%BA%E8%83%BD%E7%9A%84%E6%9C%AA%E6%9D%A5")
+    page.locator("#sampling-next-plot .js-plotly-plot").wait_for(timeout=120_000)
+    page.wait_for_function("document.querySelector('#sampling-next-plot').innerText.includes('原始 softmax')", timeout=60_000)
+    page.wait_for_function("document.querySelector('#sampling-controls').innerText.includes('提示词')", timeout=60_000)
+    text = page.locator("#sampling-next-plot").inner_text()
+    assert "\ufffd" not in text
+    tab = page.locator("#sampling-controls").inner_text()
+    assert "提示词" in tab and "模型会接着这段文字往下写" in tab and "Prompt" not in tab
+    save_screenshot(page, "sampling-zh")

@@ -51,3 +51,34 @@ def test_causal_model_sees_only_the_left_context(smollm):
     left = [parse_line("He sat on the bank of the river.", "bank"), parse_line("He sat on the bank of the money.", "bank")]
     vectors, _ = contextual_vectors(smollm, left)
     assert np.allclose(vectors.layers[-1][0], vectors.layers[-1][1], atol=1e-3)
+
+
+def test_minilm_says_chinese_is_unknown_and_the_inputs_identical(minilm):
+    """MiniLM reads 银/存/钱/散/步 as [UNK]: 我在银行存钱 and 我在银行散步 are one input, and the reading says so."""
+    from playground.ui import polysemy_render as render
+
+    preset = PRESETS["yinhang"]
+    run = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",)))
+    contextual = run.models[0]
+    notes = {n.code: n.params for n in contextual.notes}
+    assert notes["unknown_word"]["token"] == "[UNK]" and len(notes["unknown_word"]["rows"]) == len(preset["sentences"])
+    assert [1, 5] in notes["same_input"]["groups"]  # 我在银行存钱。 = 我在银行散步。 for this tokenizer
+    text = render.reading(run, "en")
+    assert text.startswith("⚠️") and "\\[UNK\\]" in text and "90%" not in text
+
+
+@pytest.mark.parametrize("key", ["minilm", "smollm2-instruct"])
+def test_english_presets_give_the_word_one_tokenization_per_model(key):
+    """Case-consistent presets: the static input rows cannot tell the senses by spelling (Apple vs apple)."""
+    from playground import models
+
+    tok = models.load_tokenizer(key)
+    for name, preset in PRESETS.items():
+        if preset["lang"] != "en":
+            continue
+        pieces = set()
+        for target in parse_sentences(preset["word"], preset["sentences"]):
+            enc = tok(target.text, return_offsets_mapping=True)
+            a, b = target.span
+            pieces.add(tuple(i for i, (s, e) in zip(enc["input_ids"], enc["offset_mapping"]) if e > s and s < b and e > a))
+        assert len(pieces) == 1, (key, name, pieces)

@@ -46,7 +46,7 @@ def test_every_kind_of_model_answers_in_one_shape(counted):
                 assert len(preds) == 3 and all(isinstance(p, Prediction) for p in preds)
                 probs = [p.probability for p in preds]
                 assert probs == sorted(probs, reverse=True)
-    assert run.notes == [Note("pool", {"model": "GPT-2 small", "n": causal.pool_size})]
+    assert run.notes == [Note("pool", {"model": causal.model_id, "n": causal.pool_size})]
 
 
 def test_a_second_identical_call_does_not_run_the_model_again(counted):
@@ -87,7 +87,7 @@ def test_a_class_pressing_the_same_preset_computes_it_once(counted):
 def test_notes_are_codes_computed_from_the_inputs(counted, tiny_mlm):
     run = run_fill_mask(FillMaskRequest("我[MASK]自然语言处理。", ("bert",), 2), load=counted)
     assert [n.code for n in run.notes] == ["no_chinese", "no_chinese_model"]
-    assert run.notes[0].params == {"model": "BERT base (uncased)"}
+    assert run.notes[0].params == {"model": tiny_mlm.spec.hf_id}  # a model id: the same in both languages
     long = "the river bank . " * 40 + "the capital of france is [MASK] ." + " the apple fell ." * 40
     run = run_fill_mask(FillMaskRequest(long, ("bert",), 2), load=counted)
     assert run.notes == [Note("truncated", {"model": tiny_mlm.spec.hf_id})] and run.fills[0].readings[0].truncated

@@ -73,11 +73,16 @@ def test_the_table_passes_each_objective_its_own_parameters(tiny_mlm):
     assert {a for a in all_masked.actions if a != "special"} == {"mask"}
 
 
+def _codes(run):
+    """The generator's notes (the tiny vocabulary also turns "," into [UNK]: that note is tested on its own)."""
+    return [n.code for n in run.notes if n.code != "unknown_tokens"]
+
+
 def test_electra_with_the_uniform_generator_loads_no_model(tiny_mlm):
     loaders = Loaders(tiny_mlm)
     run = _run(loaders, strategy="electra", generator="uniform", mlm_probability=0.5, seed=2)
     assert loaders.loads == [] and run.details["generator"] == "uniform"
-    assert [n.code for n in run.notes] == ["uniform_generator"]
+    assert _codes(run) == ["uniform_generator"]
     assert run.labels == [int(a == "replaced") for a in run.actions] and "replaced" in run.actions
     assert run.statistics is None
 
@@ -85,7 +90,7 @@ def test_electra_with_the_uniform_generator_loads_no_model(tiny_mlm):
 def test_electra_with_a_tiny_masked_generator_runs_it_once(tiny_mlm):
     loaders = Loaders(tiny_mlm)
     first = _run(loaders, strategy="electra", generator="masked:electra-generator", mlm_probability=0.5, seed=2)
-    assert loaders.loads == ["electra-generator"] and first.notes == []
+    assert loaders.loads == ["electra-generator"] and _codes(first) == []
     assert first.details["generator"] == tiny_mlm.spec.hf_id
     for new, old, action in zip(first.tokens, first.details["original_tokens"], first.actions):
         assert action == "special" or (action == "replaced") == (new != old)
@@ -114,8 +119,8 @@ def test_electra_discriminator_pass_is_cached_and_noted(tiny_mlm, monkeypatch):
     run = _run(loaders, strategy="electra", generator="uniform", mlm_probability=0.5)
     probs = run.details["replaced_prob"]
     assert len(probs) == len(run.tokens) and all(0 <= p <= 1 for p in probs)
-    assert [n.code for n in run.notes] == ["uniform_generator", "discriminator"]
-    assert run.notes[1].params["model"] == disc.spec.hf_id
+    assert _codes(run) == ["uniform_generator", "discriminator"]
+    assert run.notes[-1].params["model"] == disc.spec.hf_id
     assert _run(loaders, strategy="electra", generator="uniform", mlm_probability=0.5) == run
     assert loaders.loads == ["electra-discriminator"]  # the discriminator ran once
 

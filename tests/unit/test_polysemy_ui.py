@@ -38,7 +38,11 @@ def result(tiny_mlm, tiny_clm, tiny_glove):
 
 def test_scatter_has_one_subplot_per_view_and_one_legend_entry_per_sense(result):
     fig = scatter_figure(result).to_dict()
-    assert len(fig["layout"]["annotations"]) == len(result.models)  # subplot titles
+    titles = [a for a in fig["layout"]["annotations"] if not a.get("showarrow")]
+    assert len(titles) == len(result.models)  # subplot titles
+    one_point = [a["text"] for a in fig["layout"]["annotations"] if a.get("showarrow")]
+    static = [v for v in result.models if v.source != "contextual"]
+    assert one_point == ["4 sentences, one point"] * len(static)  # a static table's 4 vectors are one dot: said so
     assert all(tr["type"] == "scatter" for tr in fig["data"])
     assert sorted(tr["name"] for tr in fig["data"] if tr["showlegend"]) == ["money", "river"]
     assert sum(len(tr["x"]) for tr in fig["data"]) == sum(len(v.rows) for v in result.models)
@@ -75,7 +79,7 @@ def test_payload_is_plain_json(result):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_reading_and_notes_in_both_languages(result, lang):
     text = render.reading(result, lang)
-    assert STRINGS["polysemy.read_static"][lang == "zh"].format(model="tiny GloVe") in text  # the static baseline's line
+    assert STRINGS["polysemy.read_static"][lang == "zh"].format(model="tiny GloVe", n=4) in text  # the static baseline's line
     assert text != render.reading(result, "zh" if lang == "en" else "en")  # really translated
     assert ("只从左往右读" if lang == "zh" else "left to right") in text  # the causal model gets the left-context caveat
     assert "5" in render.notes(result, lang)  # sentence 5 lacks the word
@@ -115,7 +119,7 @@ def test_tab_builds_with_a_public_endpoint():
     with gr.Blocks() as demo:
         lang = gr.Radio(["en", "zh"], value="en")
         params = polysemy_tab.build_tab(UIContext(lang, Localizer()))
-    assert {"word", "sentences", "models", "layer"} <= set(params)
+    assert {"word", "sentences", "models", "layer"} <= set(params.params)
     public = {dep.api_name for dep in demo.fns.values() if dep.api_visibility != "private"}
     assert "polysemy" in public  # the JSON endpoint; the tab's own events stay private
     assert [dep.fn for dep in demo.fns.values() if dep.api_name == "polysemy"] == [polysemy_tab.polysemy_api]

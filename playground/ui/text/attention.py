@@ -142,4 +142,29 @@ STRINGS = {
         "This view works on one model at a time; choose a model.",
         "此视图一次只用一个模型；请选择一个模型。",
     ),
+    "error.attention_wrong_kind": (
+        "{model} has no self-attention maps to show; choose a Transformer.",
+        "{model} 没有可显示的自注意力图；请选择一个 Transformer 模型。",
+    ),
+    "error.attention_model_type": (
+        "model must be the key of a Transformer model (text).",
+        "model 必须是 Transformer 模型的键（文本）。",
+    ),
+    "error.attention_layer_type": ("layer must be a whole number from 0 to {high}.", "layer 必须是 0 到 {high} 之间的整数。"),
+    "error.attention_head_type": ("head must be a whole number from 0 to {high}.", "head 必须是 0 到 {high} 之间的整数。"),
+    "error.attention_row_type": (
+        "row_start must be a whole number from 0 to {high}.",
+        "row_start 必须是 0 到 {high} 之间的整数。",
+    ),
+    "error.attention_row_range": (
+        "row_start must be below the number of tokens ({n}).",
+        "row_start 必须小于词元数（{n}）。",
+    ),
+    "attention.unknown": (
+        "⚠ **{model} does not know {n} piece(s) of this text: {texts}**. Each became {unk}, one shared placeholder "
+        "(marked “{unk} (…)” on the axes): the model never saw these characters, so their rows and columns show "
+        "attention to a placeholder, not to the words you typed.",
+        "⚠ **{model} 不认识这段文字中的 {n} 处：{texts}** ——每一处都变成了 {unk}，一个共用的占位符"
+        "（坐标轴上标为“{unk} (…)”）：模型从未看到这些字符，所以它们的行和列显示的是对占位符的注意力，而不是对你输入的字词的注意力。",
+    ),
 }

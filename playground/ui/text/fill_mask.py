@@ -7,7 +7,7 @@ STRINGS = {
         "and predicts the missing word. Type `[MASK]` (up to 8) and compare models side by side. "
         "Each mask is predicted independently from one forward pass.",
         "BERT 通过完形填空来学习：它读取 `[MASK]` 左右两侧的**整句话**，预测缺失的词。"
-        "输入 `[MASK]`（最多 8 个），并排比较不同模型。每个 mask 都在同一次前向计算中独立预测。",
+        "输入 `[MASK]`（最多 8 个），并排比较不同模型。每个 [MASK] 都在同一次前向计算中独立预测。",
     ),
     "fill_mask.causal_note": (
         "**GPT-style (causal) models** only read left to right, so they fill a blank in two ways, shown separately: "
@@ -27,24 +27,24 @@ STRINGS = {
         "此处可运行的掩码语言模型（BERT 家族）和因果语言模型（GPT 家族）。",
     ),
     "fill_mask.run": ("Fill the blanks", "填空"),
-    "fill_mask.plot": ("Top-k predictions", "Top-k 预测"),
+    "fill_mask.plot": ("Top-k predictions", "概率最高的候选词"),
     "fill_mask.table": ("Predictions", "预测结果"),
     "fill_mask.exports": ("Downloads (CSV, JSON, interactive HTML)", "下载（CSV、JSON、交互式 HTML）"),
     "fill_mask.prob_axis": ("probability", "概率"),
-    "fill_mask.mask_row": ("mask {n}", "第 {n} 个 mask"),
+    "fill_mask.mask_row": ("mask {n}", "第 {n} 个空格"),
     "fill_mask.method.masked": ("masked LM", "掩码语言模型"),
     "fill_mask.method.left-context": ("left context only", "仅左侧上下文"),
     "fill_mask.method.whole-sentence": ("whole sentence (share among candidates)", "整句（候选词之间的占比）"),
     "fill_mask.col_model": ("model", "模型"),
     "fill_mask.col_method": ("method", "方法"),
-    "fill_mask.col_mask": ("mask", "mask"),
+    "fill_mask.col_mask": ("mask", "空格"),
     "fill_mask.col_rank": ("rank", "名次"),
     "fill_mask.col_word": ("word", "词"),
     "fill_mask.col_token": ("token", "词元"),
     "fill_mask.col_prob": ("probability", "概率"),
     "fill_mask.truncated": (
         "{model}: the text was longer than the model can read; a window around the masks was used.",
-        "{model}：文本超出模型可读长度，已截取 mask 周围的窗口。",
+        "{model}：文本超出模型可读长度，已截取 [MASK] 周围的窗口。",
     ),
     "fill_mask.no_chinese": (
         "{model} was not trained on Chinese, so its Chinese predictions are not meaningful. "
@@ -54,6 +54,22 @@ STRINGS = {
     "fill_mask.no_chinese_model": (
         "No Chinese-capable fill-mask model is available here; BERT base Chinese needs the Hugging Face Hub.",
         "此处没有可用的中文填空模型；BERT base Chinese 需要访问 Hugging Face Hub。",
+    ),
+    "fill_mask.top_k": ("Top-k (words shown per blank)", "每个空格显示的候选词数"),
+    "fill_mask.example_no_reader": (
+        "{text}  (needs a Chinese model — not available here)",
+        "{text}（需要中文模型——此处不可用）",
+    ),
+    "fill_mask.unknown": (
+        "{model} cannot read {n} of the {total} tokens of this text: it sees {pieces} as its unknown token, "
+        "so it fills the blanks without them, and sentences that differ only there look the same to it.",
+        "{model} 读不懂这段文本 {total} 个词元中的 {n} 个：它把 {pieces} 都当作未知词元，"
+        "因此填空时看不到它们；只在这些地方不同的句子，对它来说是同一句话。",
+    ),
+    "fill_mask.all_unknown": (
+        "{model} cannot read any of this text: every piece ({pieces}) is its unknown token, "
+        "so its answers do not depend on the sentence at all. Choose a model that knows this language.",
+        "{model} 完全读不懂这段文本：每一部分（{pieces}）都是它的未知词元，所以它的答案与句子内容无关。请选择懂这种语言的模型。",
     ),
     "fill_mask.pool": ("{model}: {n} candidate words rescored per blank.", "{model}：每个空格重新打分 {n} 个候选词。"),
     "error.empty_text": ("Please type a sentence.", "请输入一个句子。"),
@@ -71,6 +87,18 @@ STRINGS = {
         "The text is {n} tokens long; {model} fills blanks in at most {limit}.",
         "文本长 {n} 个词元；{model} 填空时最多处理 {limit} 个。",
     ),
-    "error.no_mask_token": ("{model} has no mask token: it cannot fill in blanks.", "{model} 没有 mask 词元，无法填空。"),
+    "error.no_mask_token": ("{model} has no mask token: it cannot fill in blanks.", "{model} 没有掩码词元，无法填空。"),
+    "error.fill_mask.text_type": ("The text must be a string (got {kind}).", "文本必须是字符串（收到的是 {kind}）。"),
+    "error.fill_mask.text_unicode": (
+        "The text contains a character that is not valid Unicode.",
+        "文本中含有无效的 Unicode 字符。",
+    ),
+    "error.fill_mask.text_chars": ("The text is {n} characters long; at most {max}.", "文本长 {n} 个字符；最多 {max} 个。"),
+    "error.fill_mask.models_type": (
+        "models must be a list of model keys (got {kind}).",
+        "models 必须是模型键名的列表（收到的是 {kind}）。",
+    ),
+    "error.fill_mask.too_many_models": ("At most {max} models at once (got {n}).", "一次最多 {max} 个模型（收到 {n} 个）。"),
+    "error.no_word_candidates": ("{model} has no whole word to offer for this blank.", "{model} 没有可以填入这个空格的完整词。"),
     "error.not_fill_model": ("{model} cannot fill in blanks (it is a {kind} model).", "{model} 不能填空（它是 {kind} 模型）。"),
 }

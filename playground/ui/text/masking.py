@@ -51,6 +51,7 @@ STRINGS = {
     "masking.a.original": ("original", "原词"),
     "masking.a.source": ("prefix (source)", "前缀（源）"),
     "masking.a.target": ("target", "目标"),
+    "masking.a.pad": ("(no piece here)", "（此处无词元）"),
     "masking.row.tokens": ("tokens", "词元"),
     "masking.row.input": ("model input", "模型输入"),
     "masking.row.token": ("token-level", "按词元"),
@@ -59,13 +60,17 @@ STRINGS = {
     "masking.row.dynamic": ("dynamic, epoch {n}", "动态，第 {n} 轮"),
     "masking.grid_title": ("What happens to each token", "每个词元的命运"),
     "masking.placeholder": (
-        "This tokenizer has **no mask token** (a causal LM never needed one): `{mask}` is a placeholder shown for teaching.",
-        "该分词器**没有掩码符**（因果语言模型从不需要它）：`{mask}` 只是为教学显示的占位符。",
+        "This tokenizer has **no mask token** (a causal LM never needed one): {mask} is a placeholder shown for teaching.",
+        "该分词器**没有掩码符**（因果语言模型从不需要它）：{mask} 只是为教学显示的占位符。",
     ),
     "masking.truncated": ("Only the first {n} tokens are used.", "只使用前 {n} 个词元。"),
-    "masking.labels": ("**Labels** (loss only where not -100): `{labels}`", "**标签**（仅在非 -100 处计算损失）：`{labels}`"),
-    "masking.input": ("**Model input:** {text}", "**模型输入：**{text}"),
-    "masking.target": ("**Target:** {text}", "**目标：**{text}"),
+    "masking.labels": (
+        "**Labels** (the tokens the loss is computed on, with position and id; every other position is -100): {labels}",
+        "**标签**（计算损失的词元，附位置和 id；其余位置均为 -100）：{labels}",
+    ),
+    "masking.labels_none": ("none in this draw", "本次抽样没有"),
+    "masking.input": ("**Model input**: {text}", "**模型输入**：{text}"),
+    "masking.target": ("**Target**: {text}", "**目标**：{text}"),
     "masking.t5_placeholder": (
         "This tokenizer has no T5 sentinels: `<extra_id_0>`… are shown in T5's format (online, choose T5 small for its own).",
         "该分词器没有 T5 哨兵符：`<extra_id_0>`… 按 T5 格式显示（联网时可选 T5 small 使用其自带的哨兵符）。",
@@ -73,10 +78,13 @@ STRINGS = {
     "masking.spans": ("**Spans** (words; drawn length): {spans}", "**片段**（词数；抽到的长度）：{spans}"),
     "masking.sbo": (
         "**Span boundary objective:** each masked token is also predicted from the two tokens just outside its span and its position in the span, e.g. {example}.",
-        "**片段边界目标：**每个被遮住的词元还要仅凭片段外侧的两个边界词元及其在片段中的位置来预测，例如 {example}。",
+        "**片段边界目标**：每个被遮住的词元还要仅凭片段外侧的两个边界词元及其在片段中的位置来预测，例如 {example}。",
     ),
-    "masking.order": ("**Factorisation order:** {order}", "**分解顺序：**{order}"),
-    "masking.generator_used": ("**Generator:** {name}", "**生成器：**{name}"),
+    "masking.order": (
+        "**Factorisation order** (token, position below; the last ones are predicted): {order}",
+        "**分解顺序**（词元，下标为位置；排在最后的被预测）：{order}",
+    ),
+    "masking.generator_used": ("**Generator**: {name}", "**生成器**：{name}"),
     "masking.note.uniform_generator": (
         "No fill-mask model is available here, so replacements are uniform random vocabulary tokens — far easier to spot than a real generator's.",
         "此处没有可用的填空模型，替换词是从词表中均匀随机抽取的——比真实生成器的替换容易识别得多。",
@@ -87,6 +95,24 @@ STRINGS = {
     ),
     "masking.disc": ("**Discriminator P(replaced)** ({model}): {probs}", "**判别器 P(被替换)**（{model}）：{probs}"),
     "masking.matrix_title": ("Row attends to column (blue = allowed)", "行关注列（蓝色 = 允许）"),
+    "masking.matrix_title_ordered": (
+        "Row attends to column (blue = allowed); rows and columns in the sampled factorisation order",
+        "行关注列（蓝色 = 允许）；行与列按抽到的分解顺序排列",
+    ),
+    "masking.m.content": ("content stream", "内容流"),
+    "masking.m.query": ("query stream", "查询流"),
+    "masking.m.bidirectional": ("bidirectional (BERT)", "双向（BERT）"),
+    "masking.m.causal": ("causal (GPT)", "因果（GPT）"),
+    "masking.m.prefix": ("prefix (UniLM)", "前缀（UniLM）"),
+    "masking.row.original": ("original", "原句"),
+    "masking.note.unknown_tokens": (
+        "⚠️ **{count} piece(s) of this sentence became the unknown token {token}**: {pieces}. "
+        "This tokenizer cannot read them, so the model sees the same {token} for each of them, whatever they were; "
+        "a model with a larger vocabulary (online: a Chinese or multilingual one) reads them.",
+        "⚠️ **这句话有 {count} 处变成了未知词元 {token}**：{pieces}。"
+        "该分词器读不懂它们，无论原文是什么，模型看到的都是同一个 {token}；"
+        "词表更大的模型（联网时可选中文或多语言模型）能读懂它们。",
+    ),
     "masking.rates_title": ("Empirical rates over {n} draws vs theory", "{n} 次抽样的经验比率与理论值"),
     "masking.empirical": ("empirical", "经验值"),
     "masking.theory": ("theory", "理论值"),
@@ -106,7 +132,11 @@ STRINGS = {
     "masking.r.share_random": ("selected → random token", "选中 → 随机词元"),
     "masking.r.share_kept": ("selected → unchanged", "选中 → 不变"),
     "masking.r.words_selected": ("words selected", "被选中的词"),
-    "masking.r.words_split": ("words only partly masked", "只被部分遮住的词"),
+    "masking.r.words_split": ("words only partly masked (the tokenizer's own words)", "只被部分遮住的词（按分词器自己的词）"),
+    "masking.r.characters_split": (
+        "characters only partly masked (pieces sharing a character)",
+        "只被部分遮住的字符（共享同一字符的词元）",
+    ),
     "masking.r.epochs_identical": ("two epochs with the same pattern", "两轮掩码完全相同"),
     "masking.r.coverage": ("tokens covered (theory: at least)", "覆盖的词元（理论：至少）"),
     "masking.r.mean_span": ("mean span length", "平均片段长度"),
@@ -160,6 +190,16 @@ STRINGS = {
         "掩码符与随机词的比例之和超过了 100%。",
     ),
     "error.masking_epochs": ("Choose between 1 and 20 epochs.", "请选择 1 到 20 轮。"),
+    "error.masking_not_number": ("{name} must be a number.", "{name} 必须是数字。"),
+    "error.masking_not_finite": ("{name} must be a finite number.", "{name} 必须是有限的数字。"),
+    "error.masking_not_whole": ("{name} must be a whole number.", "{name} 必须是整数。"),
+    "error.masking_out_of_range": ("{name} must be between {low} and {high}.", "{name} 必须在 {low} 到 {high} 之间。"),
+    "error.masking_text_long": ("The sentence is too long (at most {max} characters).", "句子太长（最多 {max} 个字符）。"),
+    "error.masking_bad_text": (
+        "The sentence contains characters that are not valid text.",
+        "句子包含无效的文本字符。",
+    ),
+    "error.masking_not_name": ("{name} must be one of the listed names.", "{name} 必须是列出的名称之一。"),
     "error.masking_draws": ("Choose between 1 and {max} draws.", "请选择 1 到 {max} 次抽样。"),
     "error.masking_t5_short": ("T5 span corruption needs at least two tokens.", "T5 片段破坏至少需要两个词元。"),
     "error.masking_no_stats": (

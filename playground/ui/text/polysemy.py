@@ -11,11 +11,19 @@ STRINGS = {
     ),
     "polysemy.preset": ("Example set", "示例集"),
     "polysemy.preset.bank": ("bank (money / river)", "bank（银行 / 河岸）"),
-    "polysemy.preset.apple": ("apple (fruit / company)", "apple（水果 / 公司）"),
+    "polysemy.preset.apple": (
+        "apple (fruit / company), all lower-case: no capital letter gives the sense away",
+        "apple（水果 / 公司），全部小写：不让大写字母泄露词义",
+    ),
     "polysemy.preset.run": ("run (verb / noun)", "run（动词 / 名词）"),
     "polysemy.preset.bank-repeated": ("bank twice per sentence, [[marked]]", "每句两个 bank，用 [[标记]] 指定"),
-    "polysemy.preset.yinhang": ("银行 (存钱 / 散步) — needs a Chinese model", "银行（存钱 / 散步）——需要中文模型"),
-    "polysemy.preset.pingguo": ("苹果 (fruit / phone) — needs a Chinese model", "苹果（水果 / 手机）——需要中文模型"),
+    "polysemy.preset.yinhang": ("银行 (bank: saving money / a walk)", "银行（存钱 / 散步）"),
+    "polysemy.preset.pingguo": ("苹果 (apple: fruit / phone)", "苹果（水果 / 手机）"),
+    "polysemy.preset.custom": ("your own sentences", "自己的句子"),
+    "polysemy.preset_unreadable": (
+        "{name} — no model here reads Chinese",
+        "{name}——此处没有能读中文的模型",
+    ),
     "polysemy.word": ("Word", "目标词"),
     "polysemy.sentences": ("Sentences, one per line", "句子，每行一句"),
     "polysemy.sentences_info": (
@@ -58,18 +66,54 @@ STRINGS = {
     ),
     "polysemy.api_json": ("Result as JSON (what the API returns)", "JSON 结果（API 返回的内容）"),
     "polysemy.read_static": (
-        "{model}: one vector for every sentence, so it cannot separate the senses, by construction.",
-        "{model}：每个句子都是同一个向量，因此从原理上就无法区分词义。",
+        "{model}: the same vector in all {n} sentences (one point in the plot): a static table has one vector per token, "
+        "so it cannot tell the senses apart.",
+        "{model}：全部 {n} 个句子都是同一个向量（图中只有一个点）：静态词表每个词元只有一个向量，因此无法区分词义。",
+    ),
+    "polysemy.read_static_differs": (
+        "{model}: a static table, yet its vectors differ between sentences, because the word became different tokens "
+        "({pieces}); separation {sep}, nearest-neighbour accuracy {acc}. The difference comes from the spelling, not the context.",
+        "{model}：虽然是静态词表，但不同句子里的向量不同，因为该词变成了不同的词元（{pieces}）；分离度 {sep}，"
+        "最近邻准确率 {acc}。这种差别来自拼写，而不是上下文。",
     ),
     "polysemy.read_from": (
-        "{model} separates the senses from layer {layer} on (nearest-neighbour accuracy ≥ 90%).",
-        "{model} 从第 {layer} 层起区分开了词义（最近邻准确率 ≥ 90%）。",
+        "{model}: nearest-neighbour sense accuracy is at least 90% from layer {layer} up to the last layer ({last}); "
+        "separation at the last layer {sep}.",
+        "{model}：从第 {layer} 层到最后一层（第 {last} 层），最近邻词义准确率都不低于 90%；最后一层的分离度为 {sep}。",
     ),
-    "polysemy.read_first": (" (It first reached 90% at layer {layer}.)", "（第 {layer} 层首次达到 90%。）"),
+    "polysemy.read_dip": (
+        " It had already reached {first_acc} at layer {first}, then fell to {low} at layer {dip}.",
+        "它在第 {first} 层已达到 {first_acc}，随后在第 {dip} 层降到 {low}。",
+    ),
     "polysemy.read_never": (
-        "{model} does not cleanly separate them here (best nearest-neighbour accuracy {acc:.0%}, layer {layer}).",
-        "{model} 在这里没有清楚地区分词义（最近邻准确率最高 {acc:.0%}，第 {layer} 层）。",
+        "{model}: at the last layer nearest-neighbour sense accuracy is {last_acc}, below 90%; its best is {acc}, at layer {layer}.",
+        "{model}：最后一层的最近邻词义准确率为 {last_acc}，低于 90%；最高为 {acc}，在第 {layer} 层。",
     ),
+    "polysemy.read_cosines": (
+        "{model}, layer {layer}: cosine between sentences of different senses: {pairs} (1 = same direction).",
+        "{model}，第 {layer} 层：不同词义句子之间的余弦：{pairs}（1 = 方向相同）。",
+    ),
+    "polysemy.read_need_two": (
+        "Nearest-neighbour accuracy needs at least two sentences per sense; {senses} has only one.",
+        "最近邻准确率要求每种词义至少有两个句子；{senses} 只有一个。",
+    ),
+    "polysemy.warn_unknown": (
+        "the word is the unknown token {token} in sentence(s) {rows}: the model never saw it.",
+        "在第 {rows} 句中，该词变成了未知词元 {token}：模型根本没有看到这个词。",
+    ),
+    "polysemy.warn_same": (
+        "Sentences {groups} are the very same input for it (the same tokens), so their vectors are equal and their cosine "
+        "is 1 whatever the model does.",
+        "第 {groups} 句对它来说是完全相同的输入（词元相同），因此向量相同、余弦为 1，与模型本身无关。",
+    ),
+    "polysemy.warn_no_reading": ("Its scores say nothing about the senses here.", "因此这里它的得分说明不了词义。"),
+    "polysemy.bundled": (" (bundled)", "（内置）"),
+    "polysemy.input_label": ("{model} · input embeddings", "{model} · 输入嵌入"),
+    "polysemy.panel_layer": ("layer {layer}", "第 {layer} 层"),
+    "polysemy.one_point": ("{n} sentences, one point", "{n} 个句子，同一个点"),
+    "polysemy.colourbar": ("cos (colours: the data's range)", "余弦（颜色：数据的范围）"),
+    "polysemy.dims_2": ("2-D", "二维"),
+    "polysemy.dims_3": ("3-D", "三维"),
     "polysemy.read_causal": (
         "{model} reads left to right only: in “the bank of the river” the vector of “bank” cannot know about the river.",
         "{model} 只从左往右读：在 “the bank of the river” 中，“bank” 的向量看不到后面的 river。",
@@ -84,6 +128,11 @@ STRINGS = {
     ),
     "polysemy.note": ("{model}: {note}", "{model}：{note}"),
     "polysemy.note.no_piece": ("{n} sentence(s) had no piece at the word", "{n} 个句子中没有词元覆盖该词"),
+    "polysemy.note.unknown_word": (
+        "the word is the unknown token {token} in sentence(s) {rows}",
+        "第 {rows} 句中该词是未知词元 {token}",
+    ),
+    "polysemy.note.same_input": ("sentences {groups} are the same input", "第 {groups} 句是相同的输入"),
     "polysemy.note.not_in_vocabulary": ("'{word}' is not in the {model} vocabulary", "“{word}”不在 {model} 的词表中"),
     "polysemy.zh_needs_model": (
         "Chinese needs a Chinese-capable model such as **BERT base Chinese** (`bert-chinese`), which loads from the Hugging Face "
@@ -116,8 +165,19 @@ STRINGS = {
     ),
     "error.polysemy_no_models": ("Choose at least one model.", "请至少选择一个模型。"),
     "error.polysemy_kind": ("{model} gives no word vectors to compare.", "{model} 不提供可比较的词向量。"),
-    "error.polysemy_layer": (
-        "Layer must be 'last' or a number from 0; got {layer!r}.",
-        "层必须是 'last' 或从 0 开始的数字；现在是 {layer!r}。",
+    "error.polysemy_layer": ("Layer must be 'last' or a whole number from 0.", "层必须是 “last” 或从 0 开始的整数。"),
+    "error.polysemy_type_text": ("{name} must be text.", "{name} 必须是文本。"),
+    "error.polysemy_type_whole": ("{name} must be a whole number.", "{name} 必须是整数。"),
+    "error.polysemy_type_bool": ("{name} must be true or false.", "{name} 必须是 true 或 false。"),
+    "error.polysemy_type_models": ("models must be a list of model keys.", "models 必须是模型名称的列表。"),
+    "error.polysemy_type_sentences": (
+        "sentences must be text, one sentence per line.",
+        "sentences 必须是文本，每行一句。",
     ),
+    "error.polysemy_bad_text": (
+        "{name} contains characters that are not valid Unicode.",
+        "{name} 含有无效的 Unicode 字符。",
+    ),
+    "error.polysemy_too_much": ("{name} is longer than {limit} characters.", "{name} 超过了 {limit} 个字符。"),
+    "error.polysemy_too_many_models": ("Choose at most {limit} models.", "最多选择 {limit} 个模型。"),
 }

@@ -92,15 +92,43 @@ STRINGS = {
         "{model} 只用英文训练，中文提示词的续写效果很差。中文需要 GPT-2 Chinese（uer/gpt2-chinese-cluecorpussmall），它只能在可访问 Hugging Face Hub 时加载。",
     ),
     "sampling.no_model": ("No causal language model is available here.", "此处没有可用的因果语言模型。"),
-    "error.sampling_temperature": ("Temperature must be between 0 (greedy) and {max}.", "温度必须在 0（贪心）到 {max} 之间。"),
-    "error.sampling_top_k": ("Top-k must be a whole number ≥ 0 (0 switches it off).", "Top-k 必须是 ≥ 0 的整数（0 表示关闭）。"),
-    "error.sampling_top_p": (
-        "Top-p must be above 0 and at most 1 (1 switches it off).",
-        "Top-p 必须大于 0 且不超过 1（1 表示关闭）。",
+    "error.sampling_temperature": (
+        "Temperature must be a number from 0 (greedy) to {max}.",
+        "温度必须是 0（贪心）到 {max} 之间的数。",
     ),
-    "error.sampling_max_new": ("Max new tokens must be between 1 and {max}.", "最多新词元数必须在 1 到 {max} 之间。"),
-    "error.sampling_samples": ("Number of samples must be between 1 and {max}.", "样本数必须在 1 到 {max} 之间。"),
-    "error.sampling_seed": ("The seed must be a whole number ≥ 0.", "随机种子必须是 ≥ 0 的整数。"),
+    "error.sampling_top_k": (
+        "Top-k must be a whole number from 0 to {max} (0 switches it off).",
+        "Top-k 必须是 0 到 {max} 之间的整数（0 表示关闭）。",
+    ),
+    "error.sampling_top_p": (
+        "Top-p must be a number above 0 and at most 1 (1 switches it off).",
+        "Top-p 必须是大于 0 且不超过 1 的数（1 表示关闭）。",
+    ),
+    "error.sampling_max_new": (
+        "Max new tokens must be a whole number from 1 to {max}.",
+        "最多新词元数必须是 1 到 {max} 之间的整数。",
+    ),
+    "error.sampling_samples": (
+        "Number of samples must be a whole number from 1 to {max}.",
+        "样本数必须是 1 到 {max} 之间的整数。",
+    ),
+    "error.sampling_seed": ("The seed must be a whole number from 0 to {max}.", "随机种子必须是 0 到 {max} 之间的整数。"),
+    "error.sampling_temperatures": (
+        "temperatures must be a list of at most {max} numbers from 0 to {top}.",
+        "temperatures 必须是最多 {max} 个数的列表，每个在 0 到 {top} 之间。",
+    ),
+    "error.sampling_model_type": (
+        "model must be the key of a causal model (text).",
+        "model 必须是因果模型的键（文本）。",
+    ),
+    "error.sampling_budget": (
+        "This asks for {total} tokens in all (max new tokens × samples{times}); one request may draw at most {max}.",
+        "这次请求共需 {total} 个词元（最多新词元数 × 样本数{times}）；每次请求最多生成 {max} 个。",
+    ),
+    "error.sampling_time_limit": (
+        "Stopped after {s} s: the server is busy. Ask for fewer tokens or samples, or try again in a moment.",
+        "已在 {s} 秒后停止：服务器繁忙。请减少词元数或样本数，或稍后再试。",
+    ),
     "error.sampling_empty_prompt": ("Type a prompt for the model to continue.", "请输入让模型续写的提示词。"),
     "error.sampling_too_long": (
         "Prompt ({n} tokens) plus new tokens ({new}) exceeds the model's {limit} positions.",

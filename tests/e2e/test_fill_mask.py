@@ -1,0 +1,124 @@
+"""The fill-mask tab in Chromium and through gradio_client: a share link round trip, tokens shown as written, clean errors."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.request
+
+import gradio as gr
+import pytest
+from gradio_client.exceptions import AppError
+
+from tests.e2e.helpers import save_screenshot
+
+TABLE = "() => [...document.querySelectorAll('.table-wrap')].map(t => t.innerText).join('\\n')"  # header and rows
+
+
+def _table_with(page, word: str) -> str:
+    page.wait_for_function(f"() => ({TABLE})().includes({word!r})", timeout=240_000)
+    return page.evaluate(TABLE)
+
+
+def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browser, app_url):
+    page.goto(f"{app_url}?tab=fill_mask")
+    box = page.get_by_label("Sentence with [MASK]")
+    box.fill("The [MASK] barked at the mailman.")
+    page.get_by_label("中文").check()
+    page.get_by_role("tab", name="完形填空").wait_for(timeout=10_000)
+    number = page.locator("input[type=number]").first
+    number.fill("3")
+    number.press("Enter")
+    page.get_by_role("button", name="填空", exact=True).click()
+    original = _table_with(page, "dog")
+    page.get_by_role("button", name="本视图的链接").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('textarea, input')].some(e => e.value.includes('tab=fill_mask'))", timeout=30_000
+    )
+    link = page.evaluate(
+        "() => [...document.querySelectorAll('textarea, input')].map(e => e.value).find(v => v.includes('tab=fill_mask'))"
+    )
+    assert "lang=zh" in link and "top_k=3" in link and "smollm2-instruct" in link
+    fresh = browser.new_context(locale="en-US").new_page()
+    try:
+        fresh.goto(link)
+        restored = _table_with(fresh, "dog")
+        assert fresh.get_by_label("含 [MASK] 的句子").input_value() == "The [MASK] barked at the mailman."
+        assert fresh.locator("input[type=number]").first.input_value() == "3"
+        assert fresh.get_by_label("中文").is_checked()
+        assert restored == original and "空格" in restored  # the same rows, in the link's language
+        assert restored.count("\n") == original.count("\n") and "mask" not in restored.lower()
+        save_screenshot(fresh, "fill_mask_link_zh")
+    finally:
+        fresh.context.close()
+
+
+def test_chinese_presets_are_marked_offline_in_both_languages(page, app_url):
+    page.goto(f"{app_url}?tab=fill_mask")
+    page.get_by_text("我[MASK]自然语言处理。").first.wait_for(timeout=30_000)
+    assert "needs a Chinese model" in page.get_by_text("我[MASK]自然语言处理。").first.inner_text()
+    page.get_by_text("我[MASK]自然语言处理。").first.click()
+    page.wait_for_function("() => [...document.querySelectorAll('textarea')].some(t => t.value === '我[MASK]自然语言处理。')")
+    page.get_by_label("中文").check()
+    page.get_by_text("需要中文模型").first.wait_for(timeout=10_000)
+    save_screenshot(page, "fill_mask_presets_zh")
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ((None, ["smollm2-instruct"], 5, "en"), "string"),
+        (("a [MASK]", "smollm2-instruct", 5, "en"), "must be a list"),
+        (("a [MASK]", [1, 2], 5, "en"), "must be a list"),
+        (("a [MASK]", ["smollm2-instruct"], None, "en"), "whole number"),
+        (("a [MASK]", ["smollm2-instruct"], 2.5, "en"), "whole number"),
+        (("a [MASK]", ["smollm2-instruct"], "5", "zh"), "整数"),
+    ],
+)
+def test_the_api_refuses_values_of_the_wrong_type_clearly(client, args, words):
+    with pytest.raises(AppError) as err:
+        client.predict(*args, api_name="/fill_mask")
+    assert words in str(err.value) and "upstream" not in str(err.value) and "Traceback" not in str(err.value)
+
+
+def test_a_lone_surrogate_sent_as_json_gets_a_clear_answer(app_url):
+    """gradio_client cannot even encode one, so send the JSON escape by hand, as any HTTP client can."""
+    body = json.dumps({"data": ["a [MASK] \ud800", ["smollm2-instruct"], 5, "en"]}).encode()  # ASCII: "\\ud800"
+    post = urllib.request.Request(f"{app_url}gradio_api/call/fill_mask", body, {"Content-Type": "application/json"})
+    event = json.load(urllib.request.urlopen(post, timeout=30))["event_id"]
+    answer = urllib.request.urlopen(f"{app_url}gradio_api/call/fill_mask/{event}", timeout=60).read().decode()
+    assert "event: error" in answer and "Unicode" in answer and "upstream" not in answer, answer[-500:]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_tokens_that_look_like_tags_show_as_written_in_the_browser(browser):
+    """The renderer's output in Gradio's own components (plot, table, Markdown): `<s>` shows, nothing is markup."""
+    from playground.ui import fill_mask_render as render
+    from tests.unit.test_fill_mask_trust import TAGS, _tag_run
+
+    run = _tag_run()
+    with gr.Blocks() as demo:
+        plot, table, info = gr.Plot(), gr.Dataframe(), gr.Markdown()
+        demo.load(lambda: render.render(run, "en"), None, [plot, table, info])
+    port = _free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    page = browser.new_context().new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector(".js-plotly-plot .bars", timeout=60_000)
+        table_text = _table_with(page, "<|endoftext|>")
+        plot_text = page.locator(".js-plotly-plot").inner_text()
+        for tag in TAGS:
+            assert tag in plot_text and tag in table_text, tag
+        assert page.locator(".js-plotly-plot s, table s, .prose s, .prose b").count() == 0  # no tag became markup
+        prose = page.locator(".prose").last.inner_text()
+        assert "<b>x</b>" in prose and "*y*" in prose
+        save_screenshot(page, "fill_mask_tags")
+    finally:
+        page.context.close()
+        demo.close()
