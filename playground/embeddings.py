@@ -295,8 +295,51 @@ def _contextual_rows(
     return [contextual, rows] if input_embeddings else [contextual]
 
 
+def _elmo_rows(lm: LoadedModel, word: str, targets: list[Target], pooling: str, input_embeddings: bool) -> list[SenseVectors]:
+    """ELMo: layer 0 = the char-CNN token vector (context-free: ELMo's built-in static baseline), layers 1-2 = the
+    biLSTMs. The scalar mix is not a fourth "layer" here: the layer menu and the per-layer curve are about depth,
+    and a mix of all three would read as a deeper layer; the ELMo tab's layer-mix view shows the mix."""
+    import re
+
+    from playground.elmo import embed
+
+    token = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")  # as playground.elmo.views.tokenize, with character spans
+    rows, positions, sents = [], [], []
+    for i, t in enumerate(targets):
+        if t.span is None:
+            continue
+        spans = [(m.start(), m.end(), m.group()) for m in token.finditer(t.text)][:200]
+        hit = [j for j, (a, b, _) in enumerate(spans) if a < t.span[1] and b > t.span[0]]
+        if hit:
+            rows.append(i)
+            positions.append(hit)
+            sents.append([w for _, _, w in spans])
+    if not rows:
+        raise InputError("polysemy_not_aligned", "No token of {model} covers the word in any sentence.", model=lm.spec.label)
+    out = embed(lm.model, sents)
+    layers = np.stack([_pool(v, p, pooling) for v, p in zip(out.vectors, positions)], axis=1)
+    pieces = [[sents[k][j] for j in p] for k, p in enumerate(positions)]
+    missing = sum(t.span is not None for t in targets) - len(rows)
+    common = dict(
+        model_id=lm.spec.hf_id,
+        family_kind=lm.spec.kind,
+        device=lm.device,
+        rows=rows,
+        pieces=pieces,
+        notes=(Note("no_piece", {"n": missing}),) if missing else (),
+        model_label=lm.spec.label,
+    )
+    contextual = SenseVectors(lm.spec.key, label=lm.spec.label, source="contextual", layers=layers, **common)
+    if not input_embeddings:
+        return [contextual]
+    char_cnn = SenseVectors(
+        f"{lm.spec.key}:input", label=f"{lm.spec.label} · input embeddings", source="input", layers=layers[:1], **common
+    )
+    return [contextual, char_cnn]
+
+
 # How each registry kind turns into vectors: a static table gives one vector per word, a transformer one per layer.
-VECTORS = {"static": _static_rows, **{kind: _contextual_rows for kind in KINDS}}
+VECTORS = {"static": _static_rows, "elmo": _elmo_rows, **{kind: _contextual_rows for kind in KINDS}}
 
 
 def sense_vectors(

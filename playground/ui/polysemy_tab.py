@@ -22,7 +22,7 @@ from playground.ui.i18n import choices, t
 from playground.errors import InputError
 from playground.ui.share import share_link_row
 
-ALL_KINDS = (*KINDS, "static")
+ALL_KINDS = (*KINDS, "elmo", "static")  # every kind with a row in embeddings.VECTORS
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 DEFAULT_MODELS = ("minilm", "glove")
 CUSTOM = "custom"  # the example-set menu's entry for sentences that are no preset
