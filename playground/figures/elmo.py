@@ -23,7 +23,9 @@ def _colours(labels) -> dict[str, str]:
     return {lab: PALETTE[i % len(PALETTE)] for i, lab in enumerate(dict.fromkeys(labels))}
 
 
-def mix_figure(r: ElmoMixResult, title: str, layer_name: str, mix_name: str, x_title: str, y_title: str) -> go.Figure:
+def mix_figure(
+    r: ElmoMixResult, title: str, layer_name: str, mix_name: str, x_title: str, y_title: str, layer0_note: str = ""
+) -> go.Figure:
     """Hollow markers: each layer alone; filled: the mix; a faint line from each sentence's layer-0 point through
     layers 1 and 2, so one can see where between them the mix sits. The axes never change with the weights."""
     colours = _colours(r.labels)
@@ -64,6 +66,9 @@ def mix_figure(r: ElmoMixResult, title: str, layer_name: str, mix_name: str, x_t
                 hovertemplate="%{text}<extra></extra>",
             )
         )
+    l0 = r.layer_points[0]
+    if layer0_note and len(l0) > 1 and np.allclose(l0, l0[0], atol=1e-4):  # context-free: all sentences coincide
+        fig.add_annotation(x=l0[0, 0], y=l0[0, 1], text=layer0_note, showarrow=True, arrowhead=2, ax=40, ay=-40)
     # Fixed ranges: all layers and any mix with gamma <= the current one fit; the view does not rescale per slider.
     allpts = np.concatenate([r.layer_points.reshape(-1, 2), r.points])
     lo, hi = allpts.min(axis=0), allpts.max(axis=0)

@@ -1,6 +1,7 @@
 """ELMo tab: results -> figures, tables and readings in the user's language (no model logic, no gradio events).
 
-Every reading is computed from the numbers of the result; every word from a user or a vocabulary is escaped.
+Every reading is computed from the numbers of the result. Words from a user or a vocabulary are escaped in
+Markdown; table cells are plain text in Gradio's Dataframe (shown literally), so they are left as they are.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def mix_figure(r: ElmoMixResult, lang: str):
         mix_name=t("elmo.fig.mix", lang),
         x_title=t("elmo.fig.pc1", lang),
         y_title=t("elmo.fig.pc2", lang),
+        layer0_note=t("elmo.fig.layer0_one_point", lang),
     )
 
 
@@ -62,7 +64,7 @@ def bilm_headers(lang: str) -> list[str]:
 
 
 def _guesses(d) -> str:
-    return ", ".join(f"{escape(w)} {p:.0%}" if p >= 0.01 else f"{escape(w)} {p:.1%}" for w, p in zip(d.words, d.probs))
+    return ", ".join(f"{w} {p:.0%}" if p >= 0.01 else f"{w} {p:.1%}" for w, p in zip(d.words, d.probs))
 
 
 def bilm_rows(r: ElmoBilmResult | None, lang: str) -> list[list[Any]]:
@@ -70,7 +72,7 @@ def bilm_rows(r: ElmoBilmResult | None, lang: str) -> list[list[Any]]:
         return []
     rows = []
     for i, p in enumerate(r.predictions.positions):
-        word = escape(p.token) + ("" if p.in_vocab else " " + t("elmo.bilm.unk", lang))
+        word = p.token + ("" if p.in_vocab else " " + t("elmo.bilm.unk", lang))
         rows.append(
             [
                 i + 1,
@@ -113,7 +115,7 @@ def bilm_figure(r: ElmoBilmResult, lang: str):
 
 
 def oov_headers(lang: str) -> list[str]:
-    return [t(f"elmo.oov.col_{c}", lang) for c in ("word", "in_vocab", "norm", "nn", "glove")]
+    return [t(f"elmo.oov.col_{c}", lang) for c in ("word", "in_vocab", "norm", "glove", "nn")]
 
 
 def _yes_no(x: bool | None, lang: str) -> str:
@@ -128,11 +130,11 @@ def oov_rows(r: ElmoOovResult | None, lang: str, glove_ok: bool = True) -> list[
         if not glove_ok:
             glove = t("elmo.oov.glove_missing", lang)
         elif w.glove_found:
-            glove = t("elmo.oov.glove_nn", lang, nn=", ".join(escape(x) for x, _ in w.glove_neighbours))
+            glove = t("elmo.oov.glove_nn", lang, nn=", ".join(x for x, _ in w.glove_neighbours))
         else:
             glove = t("elmo.oov.glove_none", lang)
-        nn = ", ".join(f"{escape(x)} ({c:.2f})" for x, c in w.neighbours)
-        rows.append([escape(w.word), _yes_no(w.in_elmo_vocab, lang), f"{w.elmo_norm:.2f}", nn, glove])
+        nn = ", ".join(f"{x} ({c:.2f})" for x, c in w.neighbours)
+        rows.append([w.word, _yes_no(w.in_elmo_vocab, lang), f"{w.elmo_norm:.2f}", glove, nn])
     return rows
 
 

@@ -85,6 +85,10 @@ STRINGS = {
     ),
     "elmo.fig.layer": ("layer {k}", "第 {k} 层"),
     "elmo.fig.mix": ("mix", "混合"),
+    "elmo.fig.layer0_one_point": (
+        "layer 0: one point for all sentences (no context)",
+        "第 0 层：所有句子重合为一个点（无上下文）",
+    ),
     "elmo.fig.pc1": ("PC 1 (of all layers)", "主成分 1（所有层）"),
     "elmo.fig.pc2": ("PC 2 (of all layers)", "主成分 2（所有层）"),
     # biLM
@@ -111,7 +115,7 @@ STRINGS = {
     "elmo.bilm.col_fwd_p": ("P(word) forward", "前向 P(该词)"),
     "elmo.bilm.col_bwd": ("backward LM: sees only the right →", "后向 LM：只看到右边 →"),
     "elmo.bilm.col_bwd_p": ("P(word) backward", "后向 P(该词)"),
-    "elmo.bilm.unk": ("(not in vocabulary: probability of <UNK>)", "（不在词表中：<UNK> 的概率）"),
+    "elmo.bilm.unk": ("(unknown: P of <UNK>)", "（未登录：<UNK> 的概率）"),
     "elmo.bilm.reading": (
         "The forward LM gives the actual word a higher probability at {nf} of {n} positions, the backward LM at {nb}. "
         "Geometric-mean probability of the actual words: forward {gf}, backward {gb} (a uniform guess over the "
@@ -120,8 +124,8 @@ STRINGS = {
         "实际词概率的几何平均：前向 {gf}，后向 {gb}（在 {v} 词的词表上均匀猜测为 {u}）。{unk}",
     ),
     "elmo.bilm.unk_note": (
-        "{k} word(s) are not in the vocabulary; for them the table shows the probability of <UNK>.",
-        "有 {k} 个词不在词表中；表中给出的是 <UNK> 的概率。",
+        "{k} word(s) are not in the vocabulary; for them the table shows the probability of `<UNK>`.",
+        "有 {k} 个词不在词表中；表中给出的是 `<UNK>` 的概率。",
     ),
     "elmo.fig.bilm_title": ("Probability of the actual word, each direction", "每个方向给实际词的概率"),
     "elmo.fig.forward": ("forward (left context)", "前向（左侧上下文）"),
@@ -160,9 +164,9 @@ STRINGS = {
         "第 0 层来自拼写：这里的近邻多是形近词，而非近义词。",
     ),
     "elmo.oov.not_spelling": (
-        "Fewer than half share letters with their word: the neighbours reflect more than spelling here "
-        "(they are still context-free).",
-        "不到一半的近邻与对应词有相同字母：这里的近邻反映的不只是拼写（但仍与上下文无关）。",
+        "Fewer than half do: spelling alone does not explain these neighbours (they are still context-free, "
+        "and in a model this small most are not related in meaning either).",
+        "不到一半如此：仅凭拼写无法解释这些近邻（它们仍与上下文无关；在这么小的模型中，多数在意义上也并不相关）。",
     ),
     "elmo.oov.centred": (
         "Neighbours by cosine after subtracting the average vocabulary vector (the char-CNN vectors share one large "
