@@ -98,6 +98,28 @@ def separation(model, word: str, groups) -> tuple[list[float], bool]:
     return seps, word in (model.vocab or ())
 
 
+def presets(models=("elmo-small", "minilm", "glove")) -> dict[str, dict[str, list[float]]]:
+    """The polysemy tab's preset words (assets/polysemy/presets.json), per model and layer, as the tab scores them."""
+    import json
+
+    from playground.embeddings import PolysemyRequest, run_polysemy
+
+    path = Path(__file__).resolve().parents[1] / "assets" / "polysemy" / "presets.json"
+    out: dict[str, dict[str, list[float]]] = {}
+    print("\npolysemy presets: separation per layer (nearest-neighbour accuracy at the last layer)")
+    for name, p in json.loads(path.read_text(encoding="utf-8")).items():
+        if not p["word"].isascii():
+            continue  # the English models only
+        run = run_polysemy(PolysemyRequest(word=p["word"], sentences=tuple(p["sentences"]), models=tuple(models)))
+        for m in run.models:
+            if m.source == "input":
+                continue
+            out.setdefault(name, {})[m.key] = [round(float(x), 3) for x in m.separation_by_layer]
+            seps = " ".join(f"{x:+.3f}" for x in m.separation_by_layer)
+            print(f"{name:10s} {m.key:12s} {seps}  (NN {m.nn_accuracy:.2f})")
+    return out
+
+
 def main(directory: str | None = None) -> dict[str, list[float]]:
     model = load_bundled(directory) if directory else load_bundled()
     print(f"model: {model.name}")
@@ -112,3 +134,5 @@ def main(directory: str | None = None) -> dict[str, list[float]]:
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else None)
+    if len(sys.argv) <= 1:  # the tab's presets use the registry's bundled model
+        presets()

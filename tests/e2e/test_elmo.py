@@ -1,5 +1,8 @@
 """The ELMo tab in Chromium (layer mix, biLM, OOV; English and Chinese) and through its /elmo_* endpoints, offline."""
 
+import json
+from urllib.parse import urlencode
+
 import numpy as np
 import pytest
 
@@ -53,3 +56,15 @@ def test_three_views_render(page, lang):
     table = page.locator("#elmo-oov-table").inner_text(timeout=30_000)
     assert "playgroundy" in table and t("elmo.oov.glove_none", lang) in table
     save_screenshot(page, f"elmo-oov-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_polysemy_tab_with_elmo(page, lang):
+    models = json.dumps(["elmo-small", "minilm", "glove"])
+    page.goto(f"{page.app_url}?{urlencode({'tab': 'polysemy', 'models': models, 'lang': lang})}")
+    page.wait_for_selector("#polysemy-run", timeout=60_000)
+    page.wait_for_function(f"() => document.querySelector('.tp-lang input[value={lang}]')?.checked", timeout=60_000)
+    page.locator("#polysemy-run").click()
+    page.wait_for_selector("#polysemy-curve .js-plotly-plot", timeout=240_000)
+    page.wait_for_function("() => document.querySelector('#polysemy-curve')?.innerText.includes('ELMo')", timeout=60_000)
+    save_screenshot(page, f"polysemy-elmo-{lang}")
