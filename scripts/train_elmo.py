@@ -263,6 +263,7 @@ def main(argv=None):
                 log(
                     f"stopped early at step {step}: --max-minutes {args.max_minutes} reached; replay exactly with "
                     f"--steps {step} --schedule-steps {sched_steps}"
+                    + (f" --resume <the weights it started from> --lr {args.lr}" if args.resume else "")
                 )
                 args.steps = step
             if step >= args.steps:
