@@ -68,7 +68,7 @@ def mix_figure(
         )
     l0 = r.layer_points[0]
     if layer0_note and len(l0) > 1 and np.allclose(l0, l0[0], atol=1e-4):  # context-free: all sentences coincide
-        fig.add_annotation(x=l0[0, 0], y=l0[0, 1], text=layer0_note, showarrow=True, arrowhead=2, ax=40, ay=-40)
+        fig.add_annotation(x=l0[0, 0], y=l0[0, 1], text=layer0_note, showarrow=True, arrowhead=2, ax=90, ay=-45, bgcolor="white")
     # Fixed ranges: all layers and any mix with gamma <= the current one fit; the view does not rescale per slider.
     allpts = np.concatenate([r.layer_points.reshape(-1, 2), r.points])
     lo, hi = allpts.min(axis=0), allpts.max(axis=0)

@@ -63,6 +63,11 @@ def bilm_headers(lang: str) -> list[str]:
     return [t(f"elmo.bilm.col_{c}", lang) for c in ("pos", "word", "fwd", "fwd_p", "bwd", "bwd_p")]
 
 
+def _p(x: float) -> str:
+    """A probability as text: small ones in scientific notation (never a misleading 0.0000)."""
+    return f"{x:.4f}" if x >= 0.001 else f"{x:.1e}"
+
+
 def _guesses(d) -> str:
     return ", ".join(f"{w} {p:.0%}" if p >= 0.01 else f"{w} {p:.1%}" for w, p in zip(d.words, d.probs))
 

@@ -53,6 +53,9 @@ def test_three_views_render(page, lang):
     page.get_by_role("tab", name=t("elmo.view.oov", lang)).click()
     page.locator("#elmo-oov-run").click()
     page.wait_for_function("() => document.querySelector('#elmo-oov-reading')?.innerText.length > 20", timeout=120_000)
+    page.wait_for_function(  # the table draws a moment after the reading
+        "() => document.querySelector('#elmo-oov-table')?.innerText.includes('playgroundy')", timeout=60_000
+    )
     table = page.locator("#elmo-oov-table").inner_text(timeout=30_000)
     assert "playgroundy" in table and t("elmo.oov.glove_none", lang) in table
     save_screenshot(page, f"elmo-oov-{lang}")
