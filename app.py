@@ -49,17 +49,17 @@ def build_app() -> gr.Blocks:
                 gr.Markdown(f"# {t('app.title')}\n{t('app.subtitle')}"),
                 value=lambda lang: f"# {t('app.title', lang)}\n{t('app.subtitle', lang)}",
             )
-            projector = loc.add(
-                gr.Checkbox(False, label=t("app.projector"), elem_id="tp-projector", elem_classes="tp-projector-toggle", scale=0),
-                label="app.projector",
-            )
-            lang = gr.Radio(
-                [(name, code) for code, name in LANGS.items()],
-                value="en",
-                label=t("app.language"),
-                elem_classes="tp-lang",
-                scale=0,
-            )
+            with gr.Column(scale=0, min_width=220, elem_classes="tp-header-controls"):
+                lang = gr.Radio(
+                    [(name, code) for code, name in LANGS.items()],
+                    value="en",
+                    label=t("app.language"),
+                    elem_classes="tp-lang",
+                )
+                projector = loc.add(
+                    gr.Checkbox(False, label=t("app.projector"), elem_id="tp-projector", container=False),
+                    label="app.projector",
+                )
         build_status(loc, "en")
         ui, shared = UIContext(lang, loc), {}
         with gr.Tabs() as tabs:
