@@ -95,7 +95,12 @@ def build_tab(ui: UIContext, tabs: Iterable[str]) -> Shared:
     def show(key: str) -> list[Any]:
         return [gr.update(visible=lesson.key == key) for lesson in LESSONS]
 
-    picker.change(show, picker, groups, api_visibility="private", queue=False)
+    # On a phone the list is one sideways-scrolling row of chips: bring the chosen one into view.
+    reveal = (
+        "(key) => { if (window.innerWidth <= 640) document.querySelector(`#lessons-picker input[value='${key}']`)"
+        "?.closest('label')?.scrollIntoView({block: 'nearest', inline: 'center'}); return key; }"
+    )
+    picker.change(show, picker, groups, js=reveal, api_visibility="private", queue=False)
     return share_link_row("lessons", {"lesson": picker}, ui)
 
 
