@@ -68,6 +68,13 @@ def discuss_markdown(lesson: Lesson, lang: str) -> str:
     )
 
 
+def step(key: str, by: int) -> str:
+    """The lesson `by` places after `key` in the course, staying at the first and the last."""
+    keys = [lesson.key for lesson in LESSONS]
+    at = keys.index(key) if key in keys else 0
+    return keys[min(max(at + by, 0), len(keys) - 1)]
+
+
 def navigate_js(query: str) -> str:
     """Go to the share link in this page, in the language the student is reading now."""
     target = f"window.location.pathname + '?' + {json.dumps(query)} + '&lang=' + (lang || 'en')"
@@ -85,6 +92,11 @@ def build_tab(ui: UIContext, tabs: Iterable[str]) -> Shared:
                 label="lessons.pick",
                 choices=picker_choices,
             )
+            with gr.Row(elem_classes="tp-lesson-steps"):
+                back = loc.add(gr.Button(t("lessons.previous"), size="sm", elem_id="lessons-previous"), value="lessons.previous")
+                ahead = loc.add(
+                    gr.Button(t("lessons.next"), variant="primary", size="sm", elem_id="lessons-next"), value="lessons.next"
+                )
         groups = []
         with gr.Column(scale=3, min_width=300):
             for i, lesson in enumerate(LESSONS):
@@ -95,6 +107,8 @@ def build_tab(ui: UIContext, tabs: Iterable[str]) -> Shared:
     def show(key: str) -> list[Any]:
         return [gr.update(visible=lesson.key == key) for lesson in LESSONS]
 
+    back.click(lambda key: step(key, -1), picker, picker, api_visibility="private", queue=False)
+    ahead.click(lambda key: step(key, 1), picker, picker, api_visibility="private", queue=False)
     # On a phone the list is one sideways-scrolling row of chips: bring the chosen one into view.
     reveal = (
         "(key) => { if (window.innerWidth <= 640) document.querySelector(`#lessons-picker input[value='${key}']`)"

@@ -75,6 +75,10 @@ def test_landing_page_is_the_lessons_tab_with_formulas_rendered_offline(page, la
     page.locator("#lessons-picker input[value=ex1]").check()
     page.locator("#lesson-ex1 .katex").first.wait_for(timeout=30_000)
     assert not page.locator("#lesson-static").is_visible()
+    page.locator("#lessons-next").click()  # a teacher steps through the course
+    page.locator("#lesson-ex2 .katex").first.wait_for(timeout=30_000)
+    page.locator("#lesson-ex1").wait_for(state="hidden", timeout=10_000)
+    page.locator("#lessons-previous").click()
     save_screenshot(page, f"lessons-{lang}")
 
 

@@ -93,3 +93,9 @@ def test_the_notes_name_the_tab_and_the_variant():
 def test_the_try_button_keeps_the_reader_language():
     js = lessons_tab.navigate_js("tab=sampling&prompt=%E4%BA%BA")
     assert js.startswith("(lang) =>") and "'&lang=' + (lang || 'en')" in js and '"tab=sampling&prompt=%E4%BA%BA"' in js
+
+
+def test_previous_and_next_step_through_the_course_and_stop_at_its_ends():
+    keys = [lesson.key for lesson in LESSONS]
+    assert lessons_tab.step(keys[0], 1) == keys[1] and lessons_tab.step(keys[0], -1) == keys[0]
+    assert lessons_tab.step(keys[-1], 1) == keys[-1] and lessons_tab.step("not-a-lesson", 1) == keys[1]

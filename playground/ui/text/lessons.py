@@ -9,6 +9,8 @@ STRINGS = {
         "选一节课，读完后点 **动手试试**：相应的演示标签页会带着本课的输入打开并运行。",
     ),
     "lessons.pick": ("Lesson", "课程"),
+    "lessons.previous": ("← Previous", "← 上一课"),
+    "lessons.next": ("Next lesson →", "下一课 →"),
     "lessons.formula": ("Key formula", "关键公式"),
     "lessons.notice": ("What to notice", "注意观察"),
     "lessons.question": ("Discuss", "讨论"),
