@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from playground.ui.i18n import t
 from playground.ui.text import STRINGS
 
 PAYLOAD = '<svg><a href="javascript:alert(1)"><text x=5 y=20>open</text></a></svg>'
@@ -75,6 +76,11 @@ def _english_strings() -> list[str]:
 def test_every_tab_reads_chinese_after_a_run(page, tab):
     page.goto(f"{page.app_url}?tab={tab}&lang=zh")
     page.wait_for_function("() => document.querySelector('.tp-lang input[value=zh]')?.checked", timeout=60_000)
+    # the switch has relabelled the page (one update for every widget) before a fast view (no model) runs
+    title = t(next(key for tab_id, key, _ in __import__("app").TABS if tab_id == tab), "zh")
+    page.wait_for_function(
+        "(t) => document.querySelector('button[role=tab][aria-selected=true]')?.innerText.trim() === t", arg=title, timeout=60_000
+    )
     page.locator(".tabitem:visible button.primary").first.click()
     _settle(page)
     text = page.locator(".tabitem:visible").first.inner_text()
