@@ -29,7 +29,7 @@ MAX_SECONDS = 300
 MAX_TOKENS = 64  # per sentence
 BATCH_SIZE = 16
 EVAL_BATCH = 32
-MAX_HELD_OUT = 256  # held-out sentences scored (the rest of the 10 % is only used for probes)
+MAX_HELD_OUT = 128  # held-out sentences scored (the rest of the 10 % is only used for probes)
 TOP_K = 5
 
 
@@ -272,7 +272,7 @@ def train_loop(
     optim = torch.optim.AdamW(params, lr=settings.learning_rate, weight_decay=0.01)
     warm = int(round(settings.warmup_fraction * settings.max_steps))
     sched = get_linear_schedule_with_warmup(optim, warm, settings.max_steps)
-    eval_every = eval_every or max(5, settings.max_steps // 8)
+    eval_every = eval_every or max(5, settings.max_steps // 4)
     lm.model.train()
     started, step, order, cursor, why = clock(), 0, order_rng.permutation(len(feats)), 0, "steps"
     while step < settings.max_steps:
