@@ -42,3 +42,14 @@ def test_train_watch_cancel_compare_in_both_languages(page):
     page.wait_for_function("() => document.body.innerText.includes('留出损失')", timeout=30_000)
     assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)
     save_screenshot(page, "mlm-lab-zh")
+
+
+def test_fill_mask_tab_offers_minilm_mlm_by_default_offline(page, client):
+    out = client.predict("He opened the [MASK] and walked into the room.", None, 5, "en", api_name="/fill_mask")
+    assert [(r["model"], r["method"]) for r in out["results"]] == [("minilm-mlm", "masked")]
+    open_tab(page, "fill_mask")
+    box = page.get_by_label("MiniLM + MLM head trained here (bundled) · BERT")
+    assert box.is_checked()
+    page.get_by_role("button", name="Fill the blanks").click()
+    page.wait_for_function("() => document.body.innerText.includes('masked LM')", timeout=120_000)
+    save_screenshot(page, "fill_mask_minilm_mlm")
