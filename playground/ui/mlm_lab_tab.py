@@ -82,11 +82,15 @@ def _live(job: Job, lang: str) -> tuple:
 
 
 def _final(result, lang: str) -> tuple:
+    return (render.finished(result, lang), *_panels(result, lang))
+
+
+def _panels(result, lang: str) -> tuple:
+    """Everything under the status line: curve, summary, probes, domain chart, note and table (before-only while training)."""
     headers, rows = render.probes_table(result, lang)
     d_headers, d_rows = render.domain_table(result, lang)
     vocab = len(session_vocab_hint(result))
     return (
-        render.finished(result, lang),
         render.curve_figure(result.curve, result.before.loss, result.settings, lang),
         render.summary(result, lang),
         gr.update(value=rows, headers=headers),
@@ -117,7 +121,7 @@ def train_stream(source, pasted, upload, base, whole_word, prob, lr, steps, seco
         while not job.finished.wait(POLL_S):
             tables = keep
             if job.partial is not None and shown is not job.partial:  # the "before" columns, once measured
-                shown, tables = job.partial, _final(job.partial, lang)[3:]
+                shown, tables = job.partial, _panels(job.partial, lang)[2:]
             yield (*_live(job, lang), *tables, token, gr.update())
         _raise(job, lang)
         result = job.result

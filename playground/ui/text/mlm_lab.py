@@ -46,8 +46,8 @@ STRINGS = {
     "mlm_lab.curve_train": ("training loss (one batch)", "训练损失（单批）"),
     "mlm_lab.curve_held": ("held-out loss", "留出损失"),
     "mlm_lab.curve_before": ("held-out loss before training", "训练前的留出损失"),
-    "mlm_lab.curve_loss": ("MLM loss (cross-entropy)", "MLM 损失（交叉熵）"),
-    "mlm_lab.curve_lr": ("learning rate", "学习率"),
+    "mlm_lab.curve_loss": ("MLM loss", "MLM 损失"),
+    "mlm_lab.curve_lr": ("LR", "学习率"),
     "mlm_lab.curve_step": ("step", "步"),
     "mlm_lab.curve_note": (
         "The thin line is the loss on each training batch (different sentences and masks every step, so it jumps). "
