@@ -24,7 +24,7 @@ PROBES = [
     ("He wrote the letter with a [MASK].", {"pen", "pencil", "quill"}),
     ("The cat chased the [MASK].", {"mouse", "mice", "rat", "bird"}),
 ]
-HIT5_FLOOR = 0  # set from the measured hit@5 (README: "minilm-mlm"), slightly under it
+HIT5_FLOOR = 4  # measured 5/13 (scripts/train_mlm_head.py, README "minilm-mlm"); a floor slightly under it
 
 
 @pytest.fixture(scope="module")
