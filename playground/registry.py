@@ -105,7 +105,7 @@ BUILTIN = [
     ),
     ModelSpec(
         "minilm-mlm",
-        "sentence-transformers/all-MiniLM-L6-v2",
+        "sentence-transformers/all-MiniLM-L6-v2 + MLM head trained here",
         "masked",
         "BERT",
         "MiniLM + MLM head trained here (bundled)",

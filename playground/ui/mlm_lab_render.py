@@ -78,9 +78,9 @@ def _top(reading) -> str:
 
 
 def probes_table(result: LabResult, lang: str) -> tuple[list[str], list[list[Any]]]:
-    cols = ["sentence", "word", "top_before", "rank_before", "top_after", "rank_after"]
+    cols = ["word", "rank_before", "rank_after", "top_before", "top_after", "sentence"]
     rows = [
-        [p.masked, p.word, _top(p.before), p.before.rank, _top(p.after), p.after.rank if p.after else ""] for p in result.probes
+        [p.word, p.before.rank, p.after.rank if p.after else "", _top(p.before), _top(p.after), p.masked] for p in result.probes
     ]
     return [t(f"mlm_lab.col_{c}", lang) for c in cols], rows
 

@@ -282,7 +282,13 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     loc.add(gr.Markdown(t("mlm_lab.curve_note", "en")), value="mlm_lab.curve_note")
     summary = gr.Markdown(elem_id="mlm-lab-summary")
     probes = loc.add(
-        gr.Dataframe(label=t("mlm_lab.probes", "en"), interactive=False, wrap=True, elem_id="mlm-lab-probes"),
+        gr.Dataframe(
+            label=t("mlm_lab.probes", "en"),
+            interactive=False,
+            wrap=True,
+            elem_id="mlm-lab-probes",
+            column_widths=["10%", "8%", "8%", "22%", "22%", "30%"],
+        ),
         label="mlm_lab.probes",
     )
     domain_plot = loc.add(gr.Plot(label=t("mlm_lab.domain", "en")), label="mlm_lab.domain")
@@ -329,7 +335,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         concurrency_limit=None,  # the page only polls; the real limit is the runner's single slot
     )
     stop.click(cancel, [token, ui.lang], state, api_visibility="private", queue=False)
-    ui.lang.change(lambda r, lang: redraw(r, lang)[1:], [last, ui.lang], panels[1:], api_visibility="private")
+    ui.lang.change(redraw, [last, ui.lang], panels, api_visibility="private")
     compare_btn.click(compare, [probe_text, token, last, ui.lang], compared, api_visibility="private")
     zip_btn.click(download, [token, ui.lang], files, api_visibility="private")
     gr.api(mlm_lab_api, api_name="mlm_lab_train", concurrency_limit=None)

@@ -41,6 +41,8 @@ def test_train_watch_cancel_compare_in_both_languages(page):
     page.get_by_text("中文", exact=True).click()
     page.wait_for_function("() => document.body.innerText.includes('留出损失')", timeout=30_000)
     assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)
+    page.wait_for_function("() => /停止了训练/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=30_000)
+    page.wait_for_timeout(2000)  # let the redrawn figures settle before the screenshot
     save_screenshot(page, "mlm-lab-zh")
 
 
