@@ -9,7 +9,16 @@ from pathlib import Path  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
-from playground.ui import attention_tab, fill_mask_tab, inside_tab, lessons_tab, masking_tab, polysemy_tab, sampling_tab  # noqa: E402
+from playground.ui import (  # noqa: E402
+    attention_tab,
+    fill_mask_tab,
+    inside_tab,
+    lessons_tab,
+    masking_tab,
+    mlm_lab_tab,
+    polysemy_tab,
+    sampling_tab,
+)
 from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.share import restore_from_url  # noqa: E402
 from playground.ui.status import build_status  # noqa: E402
@@ -23,6 +32,7 @@ TABS = [
     ("sampling", "sampling.tab", sampling_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),
     ("inside", "inside.tab", inside_tab.build_tab),
+    ("mlm_lab", "mlm_lab.tab", mlm_lab_tab.build_tab),
 ]
 
 # Follow the browser's language on first load (the switch overrides it).

@@ -38,6 +38,7 @@ def test_page_switches_language_and_fills_a_mask(page):
     page.get_by_role("tab", name="Fill-mask").wait_for(timeout=30_000)
     page.get_by_label("中文").check()
     page.get_by_role("tab", name="完形填空").wait_for(timeout=10_000)
+    page.get_by_label("SmolLM2 135M Instruct (bundled) · Llama").check()  # offline the default is minilm-mlm alone
     page.get_by_role("button", name="填空").click()
     page.wait_for_selector(".js-plotly-plot .bars", timeout=180_000)
     assert "Paris" in page.locator(".js-plotly-plot").first.inner_text()
