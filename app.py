@@ -9,13 +9,24 @@ from pathlib import Path  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
-from playground.ui import attention_tab, elmo_tab, fill_mask_tab, inside_tab, masking_tab, polysemy_tab, sampling_tab  # noqa: E402
+from playground.ui import (  # noqa: E402
+    attention_tab,
+    elmo_tab,
+    fill_mask_tab,
+    inside_tab,
+    lessons_tab,
+    masking_tab,
+    mlm_lab_tab,
+    polysemy_tab,
+    sampling_tab,
+)
 from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.share import restore_from_url  # noqa: E402
 from playground.ui.status import build_status  # noqa: E402
 
 # (tab id, title text key, builder): adding a demo is one line here.
 TABS = [
+    ("lessons", "lessons.tab", lambda ui: lessons_tab.build_tab(ui, [tab_id for tab_id, _, _ in TABS])),  # the landing page
     ("fill_mask", "fill_mask.tab", fill_mask_tab.build_tab),
     ("polysemy", "polysemy.tab", polysemy_tab.build_tab),
     ("elmo", "elmo.tab", elmo_tab.build_tab),
@@ -23,6 +34,7 @@ TABS = [
     ("sampling", "sampling.tab", sampling_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),
     ("inside", "inside.tab", inside_tab.build_tab),
+    ("mlm_lab", "mlm_lab.tab", mlm_lab_tab.build_tab),
 ]
 
 # Follow the browser's language on first load (the switch overrides it).
@@ -30,6 +42,14 @@ DETECT_LANG = "() => ((navigator.language || 'en').toLowerCase().startsWith('zh'
 # The built-in theme with system fonts only: a Google-font theme would fetch from outside.
 THEME = gr.themes.Default(font=["system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"])
 CSS = (Path(__file__).parent / "assets" / "style.css").read_text()
+# Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
+PROJECTOR_JS = (
+    "(on) => { document.body.classList.toggle('tp-projector', !!on); localStorage.setItem('tp-projector', on ? '1' : '0'); }"
+)
+PROJECTOR_LOAD = (
+    "() => { const on = localStorage.getItem('tp-projector') === '1';"
+    " document.body.classList.toggle('tp-projector', on); return on; }"
+)
 
 
 def build_app() -> gr.Blocks:
@@ -41,13 +61,17 @@ def build_app() -> gr.Blocks:
                 gr.Markdown(f"# {t('app.title')}\n{t('app.subtitle')}"),
                 value=lambda lang: f"# {t('app.title', lang)}\n{t('app.subtitle', lang)}",
             )
-            lang = gr.Radio(
-                [(name, code) for code, name in LANGS.items()],
-                value="en",
-                label=t("app.language"),
-                elem_classes="tp-lang",
-                scale=0,
-            )
+            with gr.Column(scale=0, min_width=220, elem_classes="tp-header-controls"):
+                lang = gr.Radio(
+                    [(name, code) for code, name in LANGS.items()],
+                    value="en",
+                    label=t("app.language"),
+                    elem_classes="tp-lang",
+                )
+                projector = loc.add(
+                    gr.Checkbox(False, label=t("app.projector"), elem_id="tp-projector", container=False),
+                    label="app.projector",
+                )
         build_status(loc, "en")
         ui, shared = UIContext(lang, loc), {}
         with gr.Tabs() as tabs:
@@ -56,6 +80,8 @@ def build_app() -> gr.Blocks:
                     shared[tab_id] = build(ui)
         lang.change(loc.updates, lang, loc.components(), api_visibility="private", queue=False)
         demo.load(None, None, lang, js=DETECT_LANG)
+        projector.change(None, projector, None, js=PROJECTOR_JS, api_visibility="private", queue=False)
+        demo.load(None, None, projector, js=PROJECTOR_LOAD)
         restore_from_url(demo, tabs, shared, lang)
     demo.shared_links = shared  # tab id -> its shareable inputs (the link tests read the parameter names here)
     return demo

@@ -73,6 +73,14 @@ def bundle_dir(spec: ModelSpec) -> Path | None:
     return Path(next(iter(found.submodule_search_locations))) / spec.subdir
 
 
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+
+def overlay_path(spec: ModelSpec) -> Path | None:
+    """The weights trained here that load over a bundle (None when the spec has none)."""
+    return ASSETS / spec.overlay if spec.overlay else None
+
+
 def in_hub_cache(hf_id: str) -> bool:
     from huggingface_hub import try_to_load_from_cache
 
@@ -131,6 +139,9 @@ def check(spec: ModelSpec) -> Availability:
     if spec.source == "url":
         return _check_url(spec)
     if spec.source == "bundled":
+        overlay = overlay_path(spec)
+        if overlay is not None and not overlay.is_file():
+            return Availability(False, "", f"the trained weights assets/{spec.overlay} are missing", "no_overlay")
         if bundle_dir(spec) is not None:
             return Availability(True, "bundled", "")
         return Availability(

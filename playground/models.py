@@ -219,6 +219,26 @@ LOADERS: dict[tuple[str, str], Callable[[ModelSpec, OnLoad | None], LoadedModel]
 }
 
 
+def apply_overlay(model: Any, path: Path, missing: list[str] | tuple[str, ...] = ()) -> None:
+    """Copy the tensors of `path` (parts trained here) over a model loaded from its base weights.
+
+    Refuses an overlay that names a tensor the model lacks or has another shape, or that leaves
+    out one the base weights did not have (`missing`: it would stay randomly initialised).
+    """
+    import torch
+    from safetensors.torch import load_file
+
+    overlay = load_file(str(path))
+    params = dict(model.named_parameters())
+    wrong = [n for n, w in overlay.items() if n not in params or params[n].shape != w.shape]
+    uncovered = [n for n in missing if n in params and n not in overlay]
+    if wrong or uncovered:
+        raise RuntimeError(f"{path.name} does not fit the model (unknown or misshapen: {wrong[:3]}, left out: {uncovered[:3]})")
+    with torch.no_grad():
+        for name, weights in overlay.items():
+            params[name].copy_(weights.to(params[name].dtype))
+
+
 def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     """Load one registered model onto the chosen device (slow; use `load`)."""
     spec = get_spec(key)
@@ -236,14 +256,19 @@ def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     def from_location():
         location, options = _weights_location(spec)
         auto = getattr(transformers, AUTO_CLASS[spec.kind])
-        model = auto.from_pretrained(
+        loaded = auto.from_pretrained(
             location,
             attn_implementation="eager",  # SDPA kernels return no attention weights
             dtype=torch.float16 if device.startswith("cuda") else torch.float32,
             use_safetensors=None,  # safetensors when the repo has them, .bin otherwise
             trust_remote_code=False,
+            output_loading_info=bool(spec.overlay),
             **options,
         )
+        model = loaded
+        if spec.overlay:  # a bundled base plus the parts trained here (e.g. MiniLM + its MLM head)
+            model, info = loaded
+            apply_overlay(model, availability.overlay_path(spec), info.get("missing_keys", ()))
         return model, transformers.AutoTokenizer.from_pretrained(location, trust_remote_code=False, **options)
 
     try:

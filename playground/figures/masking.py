@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -146,3 +147,114 @@ def histogram_figure(x: list, series: dict[str, list[float]], x_title: str, titl
     )
     fig.update_layout(barmode="group", xaxis_title=x_title)
     return base_layout(fig, title, height=340)
+
+
+def _arc(x0: float, x1: float, y0: float, height: float, steps: int = 24) -> tuple[list[float], list[float]]:
+    """Points of a half-sine arc from (x0, y0) to (x1, y0), bulging by `height` (negative: below the strip)."""
+    xs = [x0 + (x1 - x0) * k / steps for k in range(steps + 1)]
+    ys = [y0 + height * math.sin(math.pi * k / steps) for k in range(steps + 1)]
+    return xs, ys
+
+
+def sbo_figure(
+    tokens: list[str],
+    actions: list[str],
+    sbo: list[dict],
+    names: dict[str, str],
+    title: str = "",
+    originals: list[str] | None = None,
+) -> go.Figure:
+    """SpanBERT's span boundary objective drawn on the tokens.
+
+    One strip of the tokens the model reads, coloured by fate; for each masked token i of a span s..e, an arc
+    from the left boundary token x_{s-1} (above the strip) and one from the right boundary x_{e+1} (below),
+    ending at i, whose cell carries its relative position p_{i-s+1}. `sbo` rows: target, left, right, position
+    (left/right None when the span touches the sequence's edge: that arc is missing). `names`: legend and
+    hover words ("left", "right", "predict", and the fate names).
+    """
+    originals = originals or tokens
+    targets = {s["target"]: s for s in sbo}
+    boundaries = {s[side] for s in sbo for side in ("left", "right") if s[side] is not None}
+    cell_text = [
+        f"{_plain(tok)}<br><b>p{targets[i]['position']}</b>" if i in targets else _plain(tok) for i, tok in enumerate(tokens)
+    ]
+    colour_of = ["boundary" if i in boundaries and i not in targets else a for i, a in enumerate(actions)]
+    scale_names = [*_ORDER, "boundary"]
+    colours = {**ACTION_COLOURS, "boundary": PALETTE[5]}
+    n = len(scale_names)
+    scale = []
+    for k, name in enumerate(scale_names):
+        scale += [[k / n, colours[name]], [(k + 1) / n, colours[name]]]
+    hover = [
+        (
+            f"{_plain(tokens[i])} ({i})<br>{_plain(names.get('predict', 'predict'))}: {_plain(originals[i])}"
+            f"<br>x<sub>s-1</sub>={_plain(tokens[targets[i]['left']]) if targets[i]['left'] is not None else '—'}, "
+            f"x<sub>e+1</sub>={_plain(tokens[targets[i]['right']]) if targets[i]['right'] is not None else '—'}, "
+            f"p{targets[i]['position']}"
+        )
+        if i in targets
+        else f"{_plain(tokens[i])} ({i})"
+        for i in range(len(tokens))
+    ]
+    fig = go.Figure(
+        go.Heatmap(
+            z=[[scale_names.index(c) for c in colour_of]],
+            x=list(range(len(tokens))),
+            y=[0],
+            text=[cell_text],
+            texttemplate="%{text}",
+            hovertext=[hover],
+            hoverinfo="text",
+            colorscale=scale,
+            zmin=0,
+            zmax=n,
+            showscale=False,
+            xgap=2,
+            name="tokens",
+        )
+    )
+    for fate in dict.fromkeys(c for c in colour_of if c not in _NOT_IN_LEGEND):  # legend: the fates that occur
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=_plain(names.get(fate, fate)),
+                marker=dict(size=12, symbol="square", color=colours[fate]),
+            )
+        )
+    side_style = {"left": (0.5, 1, PALETTE[0]), "right": (-0.5, -1, PALETTE[3])}
+    shown_legend = set()
+    top = 1.0
+    for s in sbo:
+        for side, (y0, sign, colour) in side_style.items():
+            b = s[side]
+            if b is None:
+                continue
+            height = sign * (0.35 + 0.22 * abs(s["target"] - b))
+            top = max(top, abs(height) + 0.7)
+            xs, ys = _arc(b, s["target"], y0, height)
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=ys,
+                    mode="lines+markers",
+                    line=dict(color=colour, width=1.6),
+                    marker=dict(
+                        symbol=["circle"] + ["circle"] * (len(xs) - 2) + ["arrow"],
+                        size=[7] + [0] * (len(xs) - 2) + [11],
+                        angleref="previous",
+                        color=colour,
+                    ),
+                    name=names.get(side, side),  # our own text (it may carry <sub>), never a token
+                    legendgroup=side,
+                    showlegend=side not in shown_legend,
+                    hoverinfo="skip",
+                    meta={"side": side, "boundary": b, "target": s["target"], "position": s["position"]},
+                )
+            )
+            shown_legend.add(side)
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-0.6, len(tokens) - 0.4])
+    fig.update_yaxes(visible=False, range=[-top, top])
+    fig.update_layout(legend=dict(orientation="h", y=-0.05), plot_bgcolor="white")
+    return base_layout(fig, title, height=int(160 + 70 * top))

@@ -65,11 +65,14 @@ def build_tab(ui: UIContext) -> dict:
     loc.add(gr.Markdown(t("attention.intro")), value="attention.intro")
     with gr.Row():
         model = loc.add(
-            gr.Dropdown(models, value=_default(models, "minilm"), label=t("attention.model")), label="attention.model"
+            gr.Dropdown(models, value=_default(models, "minilm"), label=t("attention.model")),
+            label="attention.model",
+            choices=lambda lang: model_choices(KINDS, lang),
         )
         other = loc.add(
             gr.Dropdown(models, value=_default(models, "smollm2-instruct"), label=t("attention.other_model")),
             label="attention.other_model",
+            choices=lambda lang: model_choices(KINDS, lang),
         )
     text = loc.add(gr.Textbox(EXAMPLE, label=t("attention.text"), lines=2), label="attention.text")
     text_b = loc.add(

@@ -131,23 +131,47 @@ def _named_rows(run: MaskingRun, lang: str):
     return [run.tokens] * len(run.rows), [(label(n), a) for n, a in run.rows]
 
 
+def _sbo_figure(run: MaskingRun, lang: str):
+    """SpanBERT: the boundary tokens and relative positions feeding each masked token, drawn on the tokens."""
+    sbo = run.details["sbo"]
+    if not sbo:
+        return None
+    names = {a: t(f"masking.a.{a}", lang) for a in figs.ACTION_COLOURS}
+    names |= {k: t(f"masking.sbo_fig.{k}", lang) for k in ("left", "right", "predict")}
+    names["boundary"] = t("masking.a.boundary", lang)
+    return figs.sbo_figure(run.corrupted, run.actions, sbo, names, t("masking.sbo_fig.title", lang), originals=run.tokens)
+
+
+def _matrices_figure(run: MaskingRun, lang: str):
+    """The attention masks the objective implies, side by side (XLNet's in its factorisation order)."""
+    view = VIEWS[run.strategy]
+    order = run.details["order"] if view.ordered else None
+    title = t("masking.matrix_title_ordered" if order else "masking.matrix_title", lang)
+    return figs.matrices_figure(
+        {t(f"masking.m.{name}", lang): run.details[key] for name, key in view.matrices.items()}, run.tokens, title, order=order
+    )
+
+
 @dataclass(frozen=True)
 class View:
     notes: tuple[Phrase, ...] = ()
     rows: Callable = _input_rows
     matrices: dict[str, str] | None = None  # subplot title key (masking.m.<name>) -> key in run.details
     ordered: bool = False  # rows and columns in the sampled factorisation order (XLNet), so the triangle shows
+    figure: Callable | None = None  # the objective's own figure under the grid (run, lang) -> Figure or None
 
 
 VIEWS: dict[str, View] = {
     "bert": View((_labels, _placeholder)),
     "wwm": View((_labels, _placeholder), _named_rows),
     "dynamic": View((_labels, _placeholder), _named_rows),
-    "span": View((_labels, _spans, _placeholder)),
-    "permutation": View((_labels, _order), matrices={"content": "content_mask", "query": "query_mask"}, ordered=True),
+    "span": View((_labels, _spans, _placeholder), figure=_sbo_figure),
+    "permutation": View(
+        (_labels, _order), matrices={"content": "content_mask", "query": "query_mask"}, ordered=True, figure=_matrices_figure
+    ),
     "electra": View((_generator,), _electra_rows),
     "t5": View((_labels, _t5)),
-    "attention": View(matrices={k: k for k in ("bidirectional", "causal", "prefix")}),
+    "attention": View(matrices={k: k for k in ("bidirectional", "causal", "prefix")}, figure=_matrices_figure),
 }
 
 
@@ -185,15 +209,9 @@ def grid_figure(run: MaskingRun, lang: str):
 
 
 def matrices_figure(run: MaskingRun, lang: str):
-    wanted = VIEWS[run.strategy].matrices
-    if not wanted:
-        return None
-    view = VIEWS[run.strategy]
-    order = run.details["order"] if view.ordered else None
-    title = t("masking.matrix_title_ordered" if order else "masking.matrix_title", lang)
-    return figs.matrices_figure(
-        {t(f"masking.m.{name}", lang): run.details[key] for name, key in wanted.items()}, run.tokens, title, order=order
-    )
+    """The objective's own figure (attention masks, SpanBERT's boundary arcs), or None."""
+    figure = VIEWS[run.strategy].figure
+    return figure(run, lang) if figure else None
 
 
 def _span_length(h, lang, title):
@@ -249,7 +267,7 @@ def statistics_view(run: MaskingRun, lang: str):
 
 
 def render(run: MaskingRun, lang: str):
-    """(summary markdown, grid figure, matrices figure or None, statistics markdown, statistics figure or None, JSON)."""
+    """(summary markdown, grid figure, own figure or None, statistics markdown, statistics figure or None, JSON)."""
     stats_md, stats_fig = statistics_view(run, lang)
     return summary(run, lang), grid_figure(run, lang), matrices_figure(run, lang), stats_md, stats_fig, jsonable(run)
 

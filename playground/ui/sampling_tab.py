@@ -40,6 +40,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             model = loc.add(
                 gr.Dropdown(model_choices(run.KINDS, "en"), value=run.default_model(), label=t("common.model", "en")),
                 label="common.model",
+                choices=lambda lang: model_choices(run.KINDS, lang),
             )
             unavailable_panel(run.KINDS, loc)
         with gr.Column(scale=2):

@@ -34,9 +34,11 @@ def test_bad_input_is_a_clean_api_error(client, args, message):
 
 
 def test_page_switches_language_and_fills_a_mask(page):
+    page.goto(f"{page.app_url}?tab=fill_mask")  # the landing tab is Lessons
     page.get_by_role("tab", name="Fill-mask").wait_for(timeout=30_000)
     page.get_by_label("中文").check()
     page.get_by_role("tab", name="完形填空").wait_for(timeout=10_000)
+    page.get_by_label("SmolLM2 135M Instruct (bundled) · Llama").check()  # offline the default is minilm-mlm alone
     page.get_by_role("button", name="填空").click()
     page.wait_for_selector(".js-plotly-plot .bars", timeout=180_000)
     assert "Paris" in page.locator(".js-plotly-plot").first.inner_text()
@@ -69,6 +71,8 @@ def test_share_link_restores_the_view(page):
 
 
 LONG = "The river bank was muddy after the rain. " * 500  # ~4,500 tokens: past every model's window
+# ~630 tokens in ~2,900 characters: under the character caps, over MiniLM's 512-token window (the token check's turn)
+MEDIUM = "The river bank was muddy after the rain. " * 70
 
 
 @pytest.mark.parametrize(
@@ -77,12 +81,13 @@ LONG = "The river bank was muddy after the rain. " * 500  # ~4,500 tokens: past 
         ("/fill_mask", (LONG + "[MASK].", ["smollm2-instruct"], 5, "en"), "tokens long"),
         (
             "/polysemy",
-            ("bank", "a | " + LONG + "\nb | the bank lent money.", ["minilm"], True, "last", "mean", "pca", "2", "en"),
+            ("bank", "a | " + MEDIUM + "\nb | the bank lent money.", ["minilm"], True, "last", "mean", "pca", "2", "en"),
             "tokens long",
         ),
-        ("/next_token", (LONG, "smollm2-instruct", 0.8, 0, 1.0, None, "en"), "positions"),
-        ("/generate", (LONG, "smollm2-instruct", 0.8, 0, 1.0, 5, 1, 0, "en"), "positions"),
-        ("/attention", ("minilm", LONG, "", 0, 0, 0, "en"), "at most 512"),
+        # A prompt past SmolLM2's 2,048 positions is past the 5,000-character cap first.
+        ("/next_token", (LONG, "smollm2-instruct", 0.8, 0, 1.0, None, "en"), "5000 characters"),
+        ("/generate", (LONG, "smollm2-instruct", 0.8, 0, 1.0, 5, 1, 0, "en"), "5000 characters"),
+        ("/attention", ("minilm", MEDIUM, "", 0, 0, 0, "en"), "at most 512"),
     ],
 )
 def test_too_long_input_is_a_clean_error_in_every_endpoint(client, endpoint, args, words):

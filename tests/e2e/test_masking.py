@@ -149,3 +149,14 @@ def test_the_api_refuses_bad_types_clearly(client, field, value, message):
     params = {"text": TEXT, "model": "minilm", "strategy": "bert"} | {field: value}
     with pytest.raises(AppError, match=message):
         client.predict(**params, api_name="/masking")
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Span boundary objective"), ("zh", "片段边界目标")])
+def test_spanbert_boundary_figure_in_both_languages(page, lang, title):
+    """The SBO is drawn on the tokens: a figure under the grid with one arc per masked token from each boundary."""
+    page.goto(_link(page, strategy="span", seed="2", lang=lang))
+    figure = page.locator("#masking-matrices .js-plotly-plot")
+    figure.wait_for(timeout=60_000)
+    assert title in figure.inner_text() and "p1" in figure.inner_text()
+    assert figure.locator("path.js-line").count() >= 2  # arcs from x_{s-1} and x_{e+1}
+    save_screenshot(page, f"masking-sbo-{lang}")

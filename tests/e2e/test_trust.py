@@ -12,10 +12,13 @@ from urllib.parse import urlencode
 
 import pytest
 
+from playground.ui.i18n import t
 from playground.ui.text import STRINGS
 
 PAYLOAD = '<svg><a href="javascript:alert(1)"><text x=5 y=20>open</text></a></svg>'
 TABS = [tab_id for tab_id, _, _ in __import__("app").TABS]
+# Tabs whose main button starts minutes of work (the MLM lab trains a model): their own e2e runs them on tiny budgets.
+NO_RUN = {"mlm_lab"}
 # The first primary button of a tab runs its main view.
 RUNNING = ".progress-text, .eta-bar, .progress-level"
 
@@ -50,7 +53,8 @@ def test_a_script_payload_in_every_link_parameter_and_text_box_never_runs(page, 
     for box in page.locator(".tabitem:visible textarea:not([disabled]), .tabitem:visible input[type=text]:not([disabled])").all():
         if box.is_editable():
             box.fill(PAYLOAD)
-    page.locator(".tabitem:visible button.primary").first.click()
+    if tab not in NO_RUN:
+        page.locator(".tabitem:visible button.primary").first.click()
     _settle(page)
     for link in page.locator(".toast-body a, .toast-body [href]").all():
         link.click(force=True, timeout=5_000)
@@ -75,7 +79,13 @@ def _english_strings() -> list[str]:
 def test_every_tab_reads_chinese_after_a_run(page, tab):
     page.goto(f"{page.app_url}?tab={tab}&lang=zh")
     page.wait_for_function("() => document.querySelector('.tp-lang input[value=zh]')?.checked", timeout=60_000)
-    page.locator(".tabitem:visible button.primary").first.click()
+    # the switch has relabelled the page (one update for every widget) before a fast view (no model) runs
+    title = t(next(key for tab_id, key, _ in __import__("app").TABS if tab_id == tab), "zh")
+    page.wait_for_function(
+        "(t) => document.querySelector('button[role=tab][aria-selected=true]')?.innerText.trim() === t", arg=title, timeout=60_000
+    )
+    if tab not in NO_RUN:
+        page.locator(".tabitem:visible button.primary").first.click()
     _settle(page)
     text = page.locator(".tabitem:visible").first.inner_text()
     english = [s for s in _english_strings() if s in text]

@@ -37,10 +37,10 @@ def test_whole_sentence_uses_the_right_context(smollm):
     assert "dog" not in [p.word for p in fill.left.predictions[0][:1]]
 
 
-def test_offline_the_backend_entry_falls_back_to_the_bundled_causal_model(smollm):
-    """With no hub, no masked LM can load: the default selection is SmolLM2, read both ways."""
-    assert default_models() == ["smollm2-instruct"]
-    run = run_fill_mask(FillMaskRequest("The capital of France is [MASK]."))
+def test_offline_the_backend_entry_reads_the_bundled_causal_model_both_ways(smollm):
+    """With no hub, the default selection is the bundled masked LM trained here; SmolLM2 is read both ways."""
+    assert default_models() == ["minilm-mlm"]
+    run = run_fill_mask(FillMaskRequest("The capital of France is [MASK].", ("smollm2-instruct",)))
     (fill,) = run.fills
     assert [r.method for r in fill.readings] == ["left-context", "whole-sentence"]
     assert fill.readings[1].predictions[0][0].word == "Paris"

@@ -19,3 +19,42 @@ def test_matrices_side_by_side(tiny_mlm):
     fig = figs.matrices_figure({k: r.details[k] for k in ("bidirectional", "causal", "prefix")}, r.tokens).to_dict()
     assert [d["type"] for d in fig["data"]] == ["heatmap"] * 3
     assert all(len(d["z"]) == len(r.tokens) for d in fig["data"])
+
+
+def test_sbo_figure_draws_an_arc_from_each_boundary_to_each_masked_token(tiny_mlm):
+    from playground.masking.spans import span_masking
+
+    for seed in range(6):
+        r = span_masking(tiny_mlm.tokenizer, "the cat sat on the mat today and <b>then</b> it slept", seed=seed)
+        sbo = r.details["sbo"]
+        fig = figs.sbo_figure(r.corrupted, r.actions, sbo, {}, "title").to_dict()
+        arcs = [d for d in fig["data"] if d.get("meta")]
+        for side in ("left", "right"):
+            drawn = [d for d in arcs if d["meta"]["side"] == side]
+            want = [s for s in sbo if s[side] is not None]
+            assert len(drawn) == len(want)  # one arc per masked token from each boundary
+            for d, s in zip(drawn, want):
+                assert d["x"][0] == s[side] and d["x"][-1] == s["target"]  # starts at the boundary, ends at the token
+                assert d["meta"]["boundary"] == s[side]
+        for span in r.details["spans"]:  # relative positions 1..len inside each span, on the span's cells
+            rows = [s for s in sbo if span["start"] <= s["target"] <= span["end"]]
+            assert [s["position"] for s in rows] == list(range(1, span["end"] - span["start"] + 2))
+            assert all(s["left"] == span["start"] - 1 and s["right"] in (span["end"] + 1, None) for s in rows)
+            cells = fig["data"][0]["text"][0]
+            assert all(cells[s["target"]].endswith(f"<b>p{s['position']}</b>") for s in rows)
+        assert "<b>then" not in "".join(fig["data"][0]["text"][0])  # token labels are escaped
+
+
+def test_span_view_shows_the_sbo_figure_in_both_languages(tiny_mlm):
+    from playground.masking.spans import span_masking
+    from playground.ui import masking_render as mr
+
+    class Run:  # only what the figure reads
+        strategy = "span"
+
+    r = span_masking(tiny_mlm.tokenizer, "the cat sat on the mat today", seed=2)
+    run = Run()
+    run.details, run.corrupted, run.actions, run.tokens = r.details, r.corrupted, r.actions, r.tokens
+    for lang, word in (("en", "Span boundary objective"), ("zh", "片段边界目标")):
+        fig = mr.matrices_figure(run, lang)
+        assert word in fig.layout.title.text and "x<sub>s−1</sub>" in fig.layout.title.text

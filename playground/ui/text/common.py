@@ -3,9 +3,15 @@
 STRINGS = {
     "app.title": ("Transformer Playground", "Transformer 游乐场"),
     "app.subtitle": (
-        "See how BERT, RoBERTa, ALBERT, ELECTRA, XLNet, SpanBERT, T5 and GPT work — on real models, in your browser.",
-        "亲眼看看 BERT、RoBERTa、ALBERT、ELECTRA、XLNet、SpanBERT、T5 和 GPT 如何工作——真实模型，就在浏览器里。",
+        "New here? Start with **Lessons**: the course step by step, each lesson opening a demo with its inputs. "
+        "The other tabs run real models: fill-mask, word senses in context, the masking objectives of BERT, RoBERTa, "
+        "SpanBERT, ELECTRA, XLNet, UniLM and T5, sampling, attention, and inside BERT (input embeddings, "
+        "ALBERT's parameter savings, NSP, fine-tuning heads).",
+        "第一次来？从**课程**开始：按课程一步步学，每节课都会带着输入打开一个演示。"
+        "其他标签页运行真实模型：完形填空、上下文中的词义、BERT、RoBERTa、SpanBERT、ELECTRA、XLNet、UniLM 和 T5 的掩码目标、"
+        "采样、注意力，以及 BERT 内部（输入嵌入、ALBERT 的参数节省、NSP、微调任务头）。",
     ),
+    "app.projector": ("Projector mode", "投影模式"),
     "app.language": ("Language / 语言", "语言 / Language"),
     "app.status": ("Models and device", "模型与设备"),
     "status.device": ("Device: **{device}**", "设备：**{device}**"),

@@ -39,6 +39,7 @@ STRINGS = {
     "masking.s.electra": ("ELECTRA replaced-token detection", "ELECTRA 替换词检测"),
     "masking.s.t5": ("T5 span corruption", "T5 片段破坏"),
     "masking.s.attention": ("Attention-mask families", "注意力掩码家族"),
+    "masking.a.boundary": ("span boundary", "片段边界"),
     "masking.a.none": ("not selected", "未选中"),
     "masking.a.special": ("special token", "特殊词元"),
     "masking.a.mask": ("→ mask token", "→ 掩码符"),
@@ -80,6 +81,13 @@ STRINGS = {
         "**Span boundary objective:** each masked token is also predicted from the two tokens just outside its span and its position in the span, e.g. {example}.",
         "**片段边界目标**：每个被遮住的词元还要仅凭片段外侧的两个边界词元及其在片段中的位置来预测，例如 {example}。",
     ),
+    "masking.sbo_fig.title": (
+        "Span boundary objective: y<sub>i</sub> = f(x<sub>s−1</sub>, x<sub>e+1</sub>, p<sub>i−s+1</sub>)",
+        "片段边界目标：y<sub>i</sub> = f(x<sub>s−1</sub>, x<sub>e+1</sub>, p<sub>i−s+1</sub>)",
+    ),
+    "masking.sbo_fig.left": ("from x<sub>s−1</sub> (left boundary)", "来自 x<sub>s−1</sub>（左边界）"),
+    "masking.sbo_fig.right": ("from x<sub>e+1</sub> (right boundary)", "来自 x<sub>e+1</sub>（右边界）"),
+    "masking.sbo_fig.predict": ("predict", "预测"),
     "masking.order": (
         "**Factorisation order** (token, position below; the last ones are predicted): {order}",
         "**分解顺序**（词元，下标为位置；排在最后的被预测）：{order}",

@@ -1,0 +1,123 @@
+"""The lab's corpus: caps, sentences, the deterministic held-out split, domain words and probes.
+
+Pure functions on text and a tokenizer; no model runs here.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from playground.errors import InputError
+
+MAX_CORPUS_CHARS = 200_000  # a pasted or uploaded corpus larger than this is refused
+MIN_SENTENCES = 10  # fewer and there is nothing to hold out
+MAX_SENTENCE_CHARS = 400  # longer lines are cut (the model reads 64 tokens per sentence in the lab)
+HELD_OUT_FRACTION = 0.1
+SAMPLE = Path(__file__).resolve().parents[2] / "assets" / "mlm_lab" / "medicine.txt"
+SAMPLE_SOURCE = "Princeton WordNet 3.0 glosses and examples (WordNet 3.0 licence, assets/mlm_lab/LICENSE-WordNet)"
+_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+
+
+def sample_corpus() -> str:
+    """The bundled medicine corpus (WordNet glosses about diseases, organs, drugs)."""
+    return SAMPLE.read_text(encoding="utf-8")
+
+
+def sentences(text: str) -> list[str]:
+    """One sentence per non-empty line; a long line is split at sentence ends, then cut."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("lab_empty_corpus", "The corpus is empty: paste text, upload a .txt file or pick the sample.")
+    if len(text) > MAX_CORPUS_CHARS:
+        raise InputError(
+            "lab_corpus_too_big", "The corpus has {n} characters; the lab takes at most {max}.", n=len(text), max=MAX_CORPUS_CHARS
+        )
+    out = []
+    for line in text.splitlines():
+        for piece in re.split(r"(?<=[.!?。！？])\s+", line.strip()):
+            piece = piece.strip()[:MAX_SENTENCE_CHARS]
+            if len(piece.split()) >= 3 or (piece and len(piece) >= 6 and not piece.isascii()):
+                out.append(piece)
+    if len(out) < MIN_SENTENCES:
+        raise InputError(
+            "lab_too_few_sentences",
+            "The corpus has {n} usable sentences (3 words or more); the lab needs at least {min}.",
+            n=len(out),
+            min=MIN_SENTENCES,
+        )
+    return out
+
+
+def split(items: list[str], seed: int, fraction: float = HELD_OUT_FRACTION) -> tuple[list[str], list[str]]:
+    """(train, held out): a seeded shuffle, the first `fraction` held out; the same seed gives the same split."""
+    order = list(range(len(items)))
+    random.Random(int(seed)).shuffle(order)
+    n_held = max(1, round(len(items) * fraction))
+    held = sorted(order[:n_held])
+    train = sorted(order[n_held:])
+    return [items[i] for i in train], [items[i] for i in held]
+
+
+@dataclass(frozen=True)
+class DomainWord:
+    word: str
+    count: int  # occurrences in the training part of the corpus
+    general_rank: int | None  # frequency rank in general text (GloVe 6B: Wikipedia + Gigaword); None = not in its 400k
+
+
+@dataclass(frozen=True)
+class Probe:
+    sentence: str  # the held-out sentence, with its word in place
+    word: str  # the domain word that is masked
+    start: int  # character span of the word in `sentence`
+    end: int
+
+    @property
+    def masked(self) -> str:
+        return self.sentence[: self.start] + "[MASK]" + self.sentence[self.end :]
+
+
+def domain_words(
+    train: list[str], general_rank: dict[str, int] | None, single_token, k: int = 12, min_count: int = 3
+) -> list[DomainWord]:
+    """Words frequent in the corpus and rare in general text: count x general rank, largest first.
+
+    `general_rank` maps a lower-case word to its frequency rank in general text (1 = "the"); a word
+    missing from it counts as rank len+1. `single_token(word)` says whether the model reads the word as
+    one token (only those get a rank and probability at a mask). Words in the 1,000 most frequent
+    general words are never domain words.
+    """
+    counts = Counter(w.lower() for s in train for w in _WORD.findall(s) if len(w) >= 4)
+    ranks = general_rank or {}
+    unseen = len(ranks) + 1
+
+    def score(item):
+        word, n = item
+        return n * ranks.get(word, unseen)
+
+    chosen = []
+    for word, n in sorted(counts.items(), key=lambda it: (-score(it), it[0])):
+        if n < min_count or ranks.get(word, unseen) <= 1000 or not single_token(word):
+            continue
+        chosen.append(DomainWord(word, n, ranks.get(word)))
+        if len(chosen) == k:
+            break
+    return chosen
+
+
+def probes(held: list[str], words: list[DomainWord], per_word: int = 1) -> list[Probe]:
+    """For each domain word, its first held-out sentence containing it (whole word, any case)."""
+    out = []
+    for dw in words:
+        found = 0
+        for sentence in held:
+            m = re.search(rf"\b{re.escape(dw.word)}\b", sentence, flags=re.IGNORECASE)
+            if m:
+                out.append(Probe(sentence, dw.word, m.start(), m.end()))
+                found += 1
+                if found == per_word:
+                    break
+    return out

@@ -1,0 +1,141 @@
+"""The MLM lab's backend entry: corpus + settings in, before/after measurements and a fine-tuned model out.
+
+`run_lab_training(LabRequest)` checks the request, splits the corpus (10 % held out by seed),
+finds the corpus's domain words and their held-out probes, measures the base model, trains a
+private copy (playground.mlm_lab.training) and measures it again. It reports progress through
+callbacks so a runner thread can stream it; it keeps no state of its own.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from playground import availability, models
+from playground.errors import InputError
+from playground.mlm_lab import corpus as corpus_mod
+from playground.mlm_lab.training import (
+    CurvePoint,
+    DomainRow,
+    LabResult,
+    LabSettings,
+    ProbeCompare,
+    check_settings,
+    evaluate,
+    fixed_eval_batches,
+    locate,
+    planned_schedule,
+    read_probes,
+    train_loop,
+    trainable_copy,
+)
+from playground.models import LoadedModel, Loader
+from playground.registry import get_spec
+
+DOMAIN_WORDS = 12  # rows of the domain-word table
+PROBES_SHOWN = 6  # probe sentences shown side by side
+
+
+@dataclass(frozen=True)
+class LabRequest:
+    corpus: str  # the text itself (the UI reads an upload or the sample into it); at most MAX_CORPUS_CHARS
+    settings: LabSettings = LabSettings()
+
+
+@functools.lru_cache(maxsize=1)
+def general_ranks() -> tuple[dict[str, int], str]:
+    """Frequency rank of each word in general English (the bundled GloVe 6B's vocabulary order), and its name."""
+    try:
+        spec = get_spec("glove")
+        folder = availability.bundle_dir(spec)
+        if folder is None:
+            return {}, ""
+        import pyarrow.parquet as pq
+
+        (index,) = sorted(folder.glob("*_index.parquet"))
+        words = pq.read_table(index).column(0).to_pylist()
+        return {w: i + 1 for i, w in enumerate(words)}, spec.hf_id
+    except (ValueError, OSError):
+        return {}, ""
+
+
+def check_base(key: str) -> None:
+    try:
+        spec = get_spec(key)
+    except ValueError:
+        raise InputError(
+            "unknown_model", "Unknown model {name!r}: only models listed by the operator can be used.", name=str(key)[:80]
+        ) from None
+    if spec.kind != "masked":
+        raise InputError("lab_not_masked", "{model} is not a masked language model.", model=spec.label)
+
+
+def run_lab_training(
+    request: LabRequest,
+    load: Loader = models.load,
+    on_point: Callable[[CurvePoint], None] = lambda p: None,
+    should_stop: Callable[[], bool] = lambda: False,
+    on_phase: Callable[..., None] = lambda phase, partial=None: None,
+    ranks: dict[str, int] | None = None,
+) -> tuple[LabResult, LoadedModel | None]:
+    """Measure, train, measure again. Returns the result and the fine-tuned model (None if cancelled before step 1)."""
+    settings = check_settings(request.settings)
+    check_base(settings.base)
+    texts = corpus_mod.sentences(request.corpus)
+    train, held = corpus_mod.split(texts, settings.seed)
+    if ranks is None:
+        ranks, reference = general_ranks()
+    else:
+        reference = "given"
+    on_phase("before")
+    base = load(settings.base)
+    tok = base.tokenizer
+    if tok.mask_token is None:
+        raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=base.spec.label)
+
+    def single_token(word: str) -> bool:
+        return len(tok.tokenize(" " + word)) == 1
+
+    candidates = corpus_mod.domain_words(train, ranks, single_token, k=4 * DOMAIN_WORDS)
+    located, rows_src = [], []
+    for probe in corpus_mod.probes(held, candidates):
+        where = locate(tok, probe)
+        if where is not None and len(rows_src) < DOMAIN_WORDS:
+            located.append(where)
+            rows_src.append((probe, next(d for d in candidates if d.word == probe.word)))
+    eval_batches = fixed_eval_batches(tok, held, settings)
+    before = evaluate(base, eval_batches)
+    readings = read_probes(base, located)
+    domain = [
+        DomainRow(dw.word, dw.count, dw.general_rank, probe.masked, reading) for (probe, dw), reading in zip(rows_src, readings)
+    ]
+    probes = [ProbeCompare(row.probe, row.word, row.before) for row in domain[:PROBES_SHOWN]]
+    notes = [] if domain else ["no_probes"]
+    result = LabResult(
+        settings, base.spec.hf_id, str(base.device), len(train), len(held), 0, 0.0, "running", before, None, [],
+        planned_schedule(settings), probes, domain, reference, notes,
+    )  # fmt: skip
+    on_phase("training", result)
+    if should_stop():
+        return replace(result, stopped="cancelled"), None
+    tuned = trainable_copy(base)
+    curve: list[CurvePoint] = []
+
+    def record(point: CurvePoint) -> None:
+        curve.append(point)
+        on_point(point)
+
+    steps, seconds, why = train_loop(tuned, train, eval_batches, settings, record, should_stop)
+    on_phase("after")
+    after = evaluate(tuned, eval_batches)
+    final = CurvePoint(steps, seconds, 0.0, held_loss=after.loss)
+    record(final)
+    after_readings = read_probes(tuned, located)
+    domain = [replace(row, after=r) for row, r in zip(domain, after_readings)]
+    probes = [replace(p, after=row.after) for p, row in zip(probes, domain)]
+    tuned = LoadedModel(
+        replace(base.spec, key=f"{base.spec.key}-lab", label=f"{base.spec.label} + your corpus"), tuned.model, tok, tuned.device
+    )
+    result = replace(result, steps=steps, seconds=seconds, stopped=why, after=after, curve=curve, probes=probes, domain=domain)
+    return result, (tuned if steps > 0 else None)

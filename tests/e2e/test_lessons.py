@@ -1,0 +1,133 @@
+"""The Lessons tab in Chromium: each lesson's "try it" opens the right tab with the lesson's inputs (read back through
+that tab's own share link), in English and Chinese; a few show their result; phone and projector layouts."""
+
+import json
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+import app
+from playground.lessons import LESSONS
+from playground.ui import lessons_tab
+from tests.e2e.helpers import save_screenshot
+
+LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # same environment as the served app (offline)
+CASES = [(lesson.key, links[0]) for lesson in LESSONS if (links := [link for link in LINKS[lesson.key] if link.query])]
+SHARE = {"en": "Link to this view", "zh": "本视图的链接"}
+RESULT = {  # views whose tab runs on a restored link today: the plot that shows the result
+    "embeddings": "#inside-emb-plot .js-plotly-plot",
+    "nsp": "#inside-nsp-layout .js-plotly-plot",
+    "albert": "#inside-params-plot .js-plotly-plot",
+    "finetune": "#inside-heads-plot .js-plotly-plot",
+}
+
+
+def _same(expected, shared: str) -> bool:
+    if isinstance(expected, (list, tuple)):
+        return json.loads(shared) == list(expected)
+    if isinstance(expected, bool):
+        return shared == ("true" if expected else "false")
+    if isinstance(expected, (int, float)):
+        return float(shared) == float(expected)
+    return shared == expected
+
+
+def _shared_inputs(page, lang: str) -> dict[str, str]:
+    """The visible tab's current inputs, as its own "Link to this view" button writes them."""
+    button = page.locator("button:visible", has_text=SHARE[lang]).first
+    button.click()
+    box = button.locator("xpath=ancestor::div[contains(@class, 'row')][1]").locator("textarea, input").first
+    page.wait_for_function("(el) => el.value.includes('?')", arg=box.element_handle(), timeout=10_000)
+    return {k: v[0] for k, v in parse_qs(urlparse(box.input_value()).query).items()}
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[key for key, _ in CASES])
+def test_try_it_opens_the_tab_with_the_lesson_inputs(page, index):
+    key, link = CASES[index]
+    lang = "zh" if index % 2 else "en"  # both languages, across the lessons
+    page.goto(f"{page.app_url}?tab=lessons&lesson={key}&lang={lang}")
+    button = page.locator(f"#lesson-{key}-try-0")
+    button.wait_for(state="visible", timeout=60_000)
+    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+    button.click()
+    page.wait_for_url(lambda url: f"tab={link.tab}" in url, timeout=30_000)
+    page.locator(f"button[role=tab][data-tab-id={link.tab}][aria-selected=true]").wait_for(timeout=60_000)
+    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+    for _ in range(20):  # the link restores the inputs just after load
+        shared = _shared_inputs(page, lang)
+        if all(name in shared and _same(value, shared[name]) for name, value in link.params.items()):
+            break
+        page.wait_for_timeout(1000)
+    assert shared.get("tab") == link.tab and shared.get("lang") == lang
+    for name, value in link.params.items():
+        assert name in shared and _same(value, shared[name]), (name, value, shared.get(name))
+    if key in RESULT:
+        page.locator(RESULT[key]).first.wait_for(timeout=180_000)
+        save_screenshot(page, f"lessons-try-{key}-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_landing_page_is_the_lessons_tab_with_formulas_rendered_offline(page, lang):
+    page.goto(f"{page.app_url}?lang={lang}")
+    page.locator("button[role=tab][data-tab-id=lessons][aria-selected=true]").wait_for(timeout=60_000)
+    page.locator("#lesson-static .katex").first.wait_for(timeout=30_000)  # KaTeX, from the app's own origin
+    page.wait_for_function("(t) => document.body.innerText.includes(t)", arg="从这里开始" if lang == "zh" else "Start here")
+    page.locator("#lessons-picker input[value=ex1]").check()
+    page.locator("#lesson-ex1 .katex").first.wait_for(timeout=30_000)
+    assert not page.locator("#lesson-static").is_visible()
+    page.locator("#lessons-next").click()  # a teacher steps through the course
+    page.locator("#lesson-ex2 .katex").first.wait_for(timeout=30_000)
+    page.locator("#lesson-ex1").wait_for(state="hidden", timeout=10_000)
+    page.locator("#lessons-previous").click()
+    save_screenshot(page, f"lessons-{lang}")
+
+
+def test_phone_layout(browser, app_url):
+    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"{app_url}?tab=lessons&lesson=ex2")
+    page.locator("#lesson-ex2 .katex").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1000)
+    layout = page.evaluate(
+        """() => {
+        const tabs = document.querySelector('.tab-wrapper');
+        const h1 = document.querySelector('.tp-header h1');
+        const words = h1.innerText.split(/\\s+/);
+        return {
+            page: document.documentElement.scrollWidth,
+            tabs_scroll: tabs.scrollWidth > tabs.clientWidth,
+            tab_names: [...tabs.querySelectorAll('button')].filter(b => b.offsetParent !== null).map(b => b.innerText),
+            more: [...tabs.querySelectorAll('button[aria-label="More tabs"]')].some(b => b.offsetParent !== null),
+            h1_lines: Math.round(h1.getBoundingClientRect().height / parseFloat(getComputedStyle(h1).lineHeight)),
+            h1_words: words.length,
+            h1_overflow: h1.scrollWidth > h1.clientWidth,
+        };
+    }"""
+    )
+    assert layout["page"] <= 390, layout  # nothing widens the page
+    assert layout["tabs_scroll"] and not layout["more"], layout  # tabs scroll sideways, no "⋯" menu
+    assert {"Lessons", "Fill-mask", "Polysemy", "Sampling", "Attention", "Inside BERT"} <= set(layout["tab_names"]), layout
+    assert layout["h1_lines"] <= layout["h1_words"] and not layout["h1_overflow"], layout  # breaks between words only
+    save_screenshot(page, "lessons-phone")
+    context.close()
+
+
+def test_projector_mode_raises_text_and_plot_fonts(page):
+    page.goto(f"{page.app_url}?tab=inside&view=params&E=128&share=true")
+    page.locator("#inside-params-plot .js-plotly-plot").wait_for(timeout=180_000)
+    page.locator("#tp-projector input").check()
+    page.wait_for_function("() => document.body.classList.contains('tp-projector')")
+    sizes = page.evaluate(
+        """() => {
+        const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+        const plot = [...document.querySelectorAll('#inside-params-plot .js-plotly-plot text')].map(px);
+        const prose = [...document.querySelectorAll('.prose p')].filter(p => p.offsetParent !== null).map(px);
+        const labels = [...document.querySelectorAll('label span, button')].filter(e => e.offsetParent !== null).map(px);
+        return {plot: Math.min(...plot), prose: Math.min(...prose), labels: Math.min(...labels)};
+    }"""
+    )
+    assert sizes["plot"] >= 16 and sizes["prose"] >= 16 and sizes["labels"] >= 14, sizes
+    save_screenshot(page, "lessons-projector")
+    page.goto(f"{page.app_url}?tab=lessons")  # remembered across links
+    page.wait_for_function("() => document.body.classList.contains('tp-projector')", timeout=30_000)
+    assert page.locator("#tp-projector input").is_checked()

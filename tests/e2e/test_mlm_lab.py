@@ -1,0 +1,57 @@
+"""The MLM lab in Chromium and through its API, offline on minilm-mlm: train, watch the curve, cancel, compare."""
+
+import re
+
+from tests.e2e.helpers import open_tab, save_screenshot
+
+CORPUS = "\n".join(
+    f"The patient with {d} was treated by the physician in the clinic number {i}."
+    for i, d in enumerate(["hepatitis", "asthma", "arthritis", "diabetes", "bronchitis", "anemia"] * 3)
+)
+
+
+def test_api_trains_and_returns_before_and_after(client):
+    data = client.predict(corpus=CORPUS, max_steps=2, max_seconds=60, api_name="/mlm_lab_train")
+    result = data["result"]
+    assert data["phase"] == "done" and result["steps"] == 2 and result["stopped"] == "steps"
+    assert result["before"]["loss"] > 0 and result["after"]["loss"] > 0 and result["n_held"] == 2
+
+
+def test_train_watch_cancel_compare_in_both_languages(page):
+    open_tab(page, "mlm_lab")
+    page.locator("#mlm-lab-train").click()
+    page.wait_for_function(
+        "() => /step ([2-9]|\\d\\d+) of/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=240_000
+    )
+    assert page.locator("#mlm-lab-curve .js-plotly-plot").count() == 1
+    traces = page.locator("#mlm-lab-curve .scatterlayer .trace").count()
+    assert traces >= 3  # training loss, the before marker, the planned learning rate (at least)
+    page.locator("#mlm-lab-cancel").click()
+    try:
+        page.wait_for_function(
+            "() => /Stopped by you/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=240_000
+        )
+    finally:
+        save_screenshot(page, "mlm-lab-en")
+    summary = page.locator("#mlm-lab-summary").inner_text()
+    assert re.search(r"held-out MLM loss \| \d+\.\d+ \| \d+\.\d+", summary.replace("\n", " ")) or "after" in summary
+    probes = page.locator("#mlm-lab-probes")
+    assert "[MASK]" in probes.inner_text() and "top-5 after" in probes.inner_text()
+    save_screenshot(page, "mlm-lab-en")
+    page.get_by_text("中文", exact=True).click()
+    page.wait_for_function("() => document.body.innerText.includes('留出损失')", timeout=30_000)
+    assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)
+    page.wait_for_function("() => /停止了训练/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=30_000)
+    page.wait_for_timeout(2000)  # let the redrawn figures settle before the screenshot
+    save_screenshot(page, "mlm-lab-zh")
+
+
+def test_fill_mask_tab_offers_minilm_mlm_by_default_offline(page, client):
+    out = client.predict("He opened the [MASK] and walked into the room.", None, 5, "en", api_name="/fill_mask")
+    assert [(r["model"], r["method"]) for r in out["results"]] == [("minilm-mlm", "masked")]
+    open_tab(page, "fill_mask")
+    box = page.get_by_label("MiniLM + MLM head trained here (bundled) · BERT")
+    assert box.is_checked()
+    page.get_by_role("button", name="Fill the blanks").click()
+    page.wait_for_function("() => document.body.innerText.includes('masked LM')", timeout=120_000)
+    save_screenshot(page, "fill_mask_minilm_mlm")

@@ -1,0 +1,52 @@
+"""Every lesson's try-it link, against the app as built: its tab exists, its parameters are that tab's share parameters,
+and each value is one the component accepts (playground.ui.share.decode). Offline (bundled models) and with every
+registered model available (what a server that reaches the hub offers)."""
+
+import pytest
+
+import app
+from playground import availability
+from playground.lessons import LESSONS, encode
+from playground.ui import lessons_tab
+from playground.ui.share import decode
+
+
+def _check_links(demo) -> list[str]:
+    tab_ids = [tab_id for tab_id, _, _ in app.TABS]
+    links = lessons_tab.lesson_links(tab_ids)
+    checked = []
+    for lesson in LESSONS:
+        for link in links[lesson.key]:
+            if not link.query:
+                continue
+            assert link.tab in tab_ids and link.tab in demo.shared_links, (lesson.key, link.tab)
+            params = demo.shared_links[link.tab].params
+            assert set(link.params) <= set(params), (lesson.key, set(link.params) - set(params))
+            for name, value in link.params.items():
+                restored = decode(encode(value), params[name])
+                assert restored == (list(value) if isinstance(value, (list, tuple)) else value), (lesson.key, name)
+            checked.append(f"{lesson.key}:{link.tab}")
+    return checked
+
+
+def test_offline_links_fill_their_tab():
+    demo = app.build_app()
+    checked = _check_links(demo)
+    # offline, every concept but ELMo (not built yet) and every exercise but the MLM lab has a link
+    assert {key.split(":")[0] for key in checked} >= {lesson.key for lesson in LESSONS} - {"elmo", "ex5"}
+
+
+@pytest.fixture
+def everything_available(monkeypatch):
+    monkeypatch.setattr(availability, "check", lambda spec: availability.Availability(True, "hub", ""))
+
+
+def test_online_links_fill_their_tab(everything_available):
+    demo = app.build_app()
+    checked = _check_links(demo)
+    links = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+    # with the hub, the exercises run the course's own models
+    assert links["ex1"][0].params["models"] == ["bert-chinese"]
+    assert links["ex2"][0].params["model"] == "gpt2-chinese"
+    assert links["ex3"][0].params["models"] == ["bert", "roberta"]
+    assert checked

@@ -1,0 +1,61 @@
+"""minilm-mlm (the bundled MiniLM + an MLM head trained here) and the MLM lab, offline on real weights."""
+
+import pytest
+
+from playground import models
+from playground.fill_mask import FillMaskRequest, run_fill_mask
+from playground.mlm_lab import corpus
+from playground.mlm_lab.lab import LabRequest, run_lab_training
+from playground.mlm_lab.training import LabSettings
+
+# The integration tier's fill-mask probes plus everyday ones (scripts/train_mlm_head.py reports the same hit@5).
+PROBES = [
+    ("The capital of France is [MASK].", {"paris"}),
+    ("I was thirsty, so I drank a glass of [MASK].", {"water", "beer", "wine", "milk", "juice", "lemonade"}),
+    ("He opened the [MASK] and walked into the room.", {"door", "doors", "gate"}),
+    ("The [MASK] barked at the mailman.", {"dog", "dogs", "puppy"}),
+    ("She used a pair of [MASK] to cut the paper.", {"scissors", "shears"}),
+    ("The sun rises in the [MASK].", {"east", "morning"}),
+    ("We eat soup with a [MASK].", {"spoon", "ladle"}),
+    ("A week has seven [MASK].", {"days"}),
+    ("The doctor works in a [MASK].", {"hospital", "clinic"}),
+    ("Ice is frozen [MASK].", {"water"}),
+    ("Birds can [MASK].", {"fly", "sing"}),
+    ("He wrote the letter with a [MASK].", {"pen", "pencil", "quill"}),
+    ("The cat chased the [MASK].", {"mouse", "mice", "rat", "bird"}),
+]
+HIT5_FLOOR = 4  # measured 5/13 (scripts/train_mlm_head.py, README "minilm-mlm"); a floor slightly under it
+
+
+@pytest.fixture(scope="module")
+def minilm_mlm():
+    return models.load("minilm-mlm")
+
+
+def test_minilm_mlm_is_a_real_masked_lm_with_its_decoder_tied(minilm_mlm):
+    m = minilm_mlm.model
+    assert minilm_mlm.spec.kind == "masked" and type(m).__name__ == "BertForMaskedLM"
+    assert m.cls.predictions.decoder.weight.data_ptr() == m.bert.embeddings.word_embeddings.weight.data_ptr()
+
+
+def test_minilm_mlm_reaches_its_reported_hit_at_5(minilm_mlm):
+    texts = [text for text, _ in PROBES]
+    hits = 0
+    for text, answers in PROBES:
+        run = run_fill_mask(FillMaskRequest(text, ("minilm-mlm",), 5))
+        words = {p.word.lower() for p in run.fills[0].readings[0].predictions[0]}
+        hits += bool(words & answers)
+    assert hits >= HIT5_FLOOR, f"hit@5 {hits}/{len(texts)}"
+
+
+def test_lab_on_the_sample_corpus_lowers_held_out_loss_and_lifts_a_domain_word():
+    """A short budget (CI): the README states what the default budget does."""
+    settings = LabSettings(base="minilm-mlm", max_steps=16, max_seconds=120, learning_rate=1e-4, seed=0)
+    result, tuned = run_lab_training(LabRequest(corpus.sample_corpus(), settings))
+    assert result.steps > 0 and tuned is not None
+    assert result.after.loss < result.before.loss - 0.05, (result.before, result.after)
+    assert any(r.after.rank < r.before.rank for r in result.domain), [
+        (r.word, r.before.rank, r.after.rank) for r in result.domain
+    ]
+    base = models.load("minilm-mlm").model
+    assert tuned.model is not base
