@@ -79,10 +79,12 @@ def _english_strings() -> list[str]:
 def test_every_tab_reads_chinese_after_a_run(page, tab):
     page.goto(f"{page.app_url}?tab={tab}&lang=zh")
     page.wait_for_function("() => document.querySelector('.tp-lang input[value=zh]')?.checked", timeout=60_000)
-    # the switch has relabelled the page (one update for every widget) before a fast view (no model) runs
-    title = t(next(key for tab_id, key, _ in __import__("app").TABS if tab_id == tab), "zh")
+    # The switch relabels every widget in one update; every tab has a share button, and its label differs in the two
+    # languages (a tab title like "ELMo" does not), so it tells when the relabel has landed.
     page.wait_for_function(
-        "(t) => document.querySelector('button[role=tab][aria-selected=true]')?.innerText.trim() === t", arg=title, timeout=60_000
+        "(t) => [...document.querySelectorAll('.tabitem button')].some(b => b.offsetParent && b.innerText.trim() === t)",
+        arg=t("common.share", "zh"),
+        timeout=60_000,
     )
     if tab not in NO_RUN:
         page.locator(".tabitem:visible button.primary").first.click()
