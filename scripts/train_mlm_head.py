@@ -32,21 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "assets" / "minilm_mlm"
 sys.path.insert(0, str(ROOT))
 
-# Everyday probes (besides the integration tier's three): one unambiguous word each.
+# Everyday fill-mask probes, one unambiguous word each, shared with tests/integration/test_mlm_bundled.py.
 EVERYDAY_PROBES = [
-    ("The capital of France is [MASK].", {"paris"}),
-    ("I was thirsty, so I drank a glass of [MASK].", {"water", "beer", "wine", "milk", "juice", "lemonade"}),
-    ("He opened the [MASK] and walked into the room.", {"door", "doors", "gate"}),
-    ("The [MASK] barked at the mailman.", {"dog", "dogs", "puppy"}),
-    ("She used a pair of [MASK] to cut the paper.", {"scissors", "shears"}),
-    ("The sun rises in the [MASK].", {"east", "morning"}),
-    ("We eat soup with a [MASK].", {"spoon", "ladle"}),
-    ("A week has seven [MASK].", {"days"}),
-    ("The doctor works in a [MASK].", {"hospital", "clinic"}),
-    ("Ice is frozen [MASK].", {"water"}),
-    ("Birds can [MASK].", {"fly", "sing"}),
-    ("He wrote the letter with a [MASK].", {"pen", "pencil", "quill"}),
-    ("The cat chased the [MASK].", {"mouse", "mice", "rat", "bird"}),
+    (p["text"], set(p["answers"])) for p in json.loads((ROOT / "assets" / "minilm_mlm" / "probes.json").read_text())
 ]
 
 

@@ -163,3 +163,23 @@ def tiny_glove() -> LoadedModel:
     words = sorted({w for line in CORPUS for w in line.split()})
     vectors = StaticVectors.from_dict({w: rng.standard_normal(8).astype(np.float32) for w in words})
     return LoadedModel(_spec("tiny-glove", "static", "GloVe"), vectors, None, "cpu")
+
+
+def tiny_elmo_options(filters=((1, 4), (2, 8), (3, 8))):
+    """ELMo sizes small enough for unit tests (AllenNLP's layout: char CNN, highway, 2-layer projected biLSTM)."""
+    from playground.elmo import ElmoOptions
+
+    return ElmoOptions(
+        char_embed_dim=4,
+        filters=filters,
+        n_highway=1,
+        activation="relu",
+        max_chars=50,
+        n_characters=262,
+        lstm_dim=16,
+        projection_dim=8,
+        n_layers=2,
+        cell_clip=3.0,
+        proj_clip=3.0,
+        use_skip_connections=True,
+    )

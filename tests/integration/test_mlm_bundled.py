@@ -1,5 +1,8 @@
 """minilm-mlm (the bundled MiniLM + an MLM head trained here) and the MLM lab, offline on real weights."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from playground import models
@@ -8,22 +11,9 @@ from playground.mlm_lab import corpus
 from playground.mlm_lab.lab import LabRequest, run_lab_training
 from playground.mlm_lab.training import LabSettings
 
-# The integration tier's fill-mask probes plus everyday ones (scripts/train_mlm_head.py reports the same hit@5).
-PROBES = [
-    ("The capital of France is [MASK].", {"paris"}),
-    ("I was thirsty, so I drank a glass of [MASK].", {"water", "beer", "wine", "milk", "juice", "lemonade"}),
-    ("He opened the [MASK] and walked into the room.", {"door", "doors", "gate"}),
-    ("The [MASK] barked at the mailman.", {"dog", "dogs", "puppy"}),
-    ("She used a pair of [MASK] to cut the paper.", {"scissors", "shears"}),
-    ("The sun rises in the [MASK].", {"east", "morning"}),
-    ("We eat soup with a [MASK].", {"spoon", "ladle"}),
-    ("A week has seven [MASK].", {"days"}),
-    ("The doctor works in a [MASK].", {"hospital", "clinic"}),
-    ("Ice is frozen [MASK].", {"water"}),
-    ("Birds can [MASK].", {"fly", "sing"}),
-    ("He wrote the letter with a [MASK].", {"pen", "pencil", "quill"}),
-    ("The cat chased the [MASK].", {"mouse", "mice", "rat", "bird"}),
-]
+# The integration tier's fill-mask probes plus everyday ones: the same file the training script reports hit@5 on.
+ROOT = Path(__file__).resolve().parents[2]
+PROBES = [(p["text"], set(p["answers"])) for p in json.loads((ROOT / "assets" / "minilm_mlm" / "probes.json").read_text())]
 HIT5_FLOOR = 4  # measured 5/13 (scripts/train_mlm_head.py, README "minilm-mlm"); a floor slightly under it
 
 

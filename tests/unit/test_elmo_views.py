@@ -6,26 +6,14 @@ import torch
 
 from playground import availability, models
 from playground.cache import clear_all
-from playground.elmo import ElmoBiLm, ElmoModel, ElmoOptions
+from playground.elmo import ElmoBiLm, ElmoModel
 from playground.elmo import views
 from playground.errors import InputError
 from playground.registry import get_spec
 from playground.static_vectors import StaticVectors
+from tests.tiny_models import tiny_elmo_options
 
-OPTS = ElmoOptions(
-    char_embed_dim=4,
-    filters=((1, 4), (2, 8), (3, 8)),
-    n_highway=1,
-    activation="relu",
-    max_chars=50,
-    n_characters=262,
-    lstm_dim=16,
-    projection_dim=8,
-    n_layers=2,
-    cell_clip=3.0,
-    proj_clip=3.0,
-    use_skip_connections=True,
-)
+OPTS = tiny_elmo_options()
 VOCAB = ("<S>", "</S>", "<UNK>", "the", "bank", "river", "money", "of", "a", "loan", "water", "rank", "bark")
 SENTS = "\n".join(
     [

@@ -14,6 +14,7 @@ import transformers
 
 from playground import models
 from playground.registry import BUILTIN
+from tests import tiny_models
 
 VOCAB = 99
 # Sizes per architecture: the names differ (n_embd, d_model, ...); the values are all tiny.
@@ -76,23 +77,10 @@ def test_tiny_model_of_each_registered_spec_runs_as_its_kind(spec):
 @pytest.mark.parametrize("spec", OWN_LOADER, ids=lambda s: s.key)
 def test_tiny_model_of_each_own_loader_spec_runs_as_its_kind(spec):
     """ELMo specs load through models.LOADERS; a tiny ELMo built from small options gives three layers per token."""
-    from playground.elmo import ElmoBiLm, ElmoModel, ElmoOptions, embed
+    from playground.elmo import ElmoBiLm, ElmoModel, embed
 
     assert spec.kind == "elmo"
-    opts = ElmoOptions(
-        char_embed_dim=4,
-        filters=((1, 4), (2, 8)),
-        n_highway=1,
-        activation="relu",
-        max_chars=50,
-        n_characters=262,
-        lstm_dim=16,
-        projection_dim=8,
-        n_layers=2,
-        cell_clip=3.0,
-        proj_clip=3.0,
-        use_skip_connections=True,
-    )
+    opts = tiny_models.tiny_elmo_options(filters=((1, 4), (2, 8)))
     torch.manual_seed(0)
     out = embed(ElmoModel("tiny", ElmoBiLm(opts).eval(), opts), [["a", "tiny", "test"]])
     assert out.vectors[0].shape == (3, 3, 16)
