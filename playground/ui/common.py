@@ -39,7 +39,17 @@ def model_choices(kinds: Iterable[str], lang: str, languages: Iterable[str] | No
 
 def model_label(spec: ModelSpec, lang: str) -> str:
     """A model's name for people: its label, marked when its weights ship with the app (they work offline)."""
-    return t("common.bundled_label", lang, label=spec.label) if spec.source == "bundled" else spec.label
+    label = label_in(spec.label, lang)
+    return t("common.bundled_label", lang, label=label) if spec.source == "bundled" else label
+
+
+def label_in(label: str, lang: str) -> str:
+    """A registry label in the user's language. Results carry the English label; proper names stay as they are,
+    descriptive ones ("... trained here") have a translation under `models.<key>` (ui/text/models.py)."""
+    for spec in registry().values():
+        if spec.label == label and f"models.{spec.key}" in STRINGS:
+            return t(f"models.{spec.key}", lang)
+    return label
 
 
 def on_gpu(fn: Callable) -> Callable:
@@ -78,7 +88,7 @@ def on_load_message(lang: str, progress: Any = None) -> Callable[[ModelSpec], No
     """The `on_load` callback for `models.load`: a progress message while a first load runs."""
     if progress is None:
         return None
-    return lambda spec: progress(0.0, desc=t("common.loading", lang, model=spec.label))
+    return lambda spec: progress(0.0, desc=t("common.loading", lang, model=label_in(spec.label, lang)))
 
 
 def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> models.LoadedModel:
@@ -91,7 +101,8 @@ def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> mode
         return models.load(key, on_load=on_load_message(lang, progress))
     except Exception as exc:  # a missing download or a broken cache: tell, don't crash
         log.warning("loading %s failed: %s", key, exc)  # the full reason, paths included, stays in the server log
-        raise refuse(t("common.model_failed", lang, model=escape(spec.label), reason=public_reason(exc))) from None
+        name = escape(label_in(spec.label, lang))
+        raise refuse(t("common.model_failed", lang, model=name, reason=public_reason(exc))) from None
 
 
 def check_keys(keys: Iterable[str] | None, lang: str) -> list[ModelSpec]:

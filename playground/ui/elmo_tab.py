@@ -19,6 +19,7 @@ from playground.ui.common import (
     download_row,
     export_json,
     friendly_errors,
+    label_in,
     load_model,
     model_choices,
     on_gpu,
@@ -102,9 +103,9 @@ def elmo_oov_api(words: str, model: str = DEFAULT_MODEL, lang: str = "en") -> di
     return jsonable(oov(model, words, lang))
 
 
-def _label(key: str | None) -> str:
+def _label(key: str | None, lang: str) -> str:
     try:
-        return get_spec(key).label
+        return label_in(get_spec(key).label, lang)
     except (ValueError, TypeError):
         return str(key)
 
@@ -124,7 +125,7 @@ def show_bilm(result, model, lang) -> list[Any]:
     if result is None:
         return [gr.update()] * 4
     return [
-        render.bilm_reading(result, lang, _label(model)),
+        render.bilm_reading(result, lang, _label(model, lang)),
         gr.update(value=render.bilm_rows(result, lang), headers=render.bilm_headers(lang), visible=result.has_softmax),
         gr.update(value=render.bilm_figure(result, lang), visible=result.has_softmax),
         t("common.provenance", lang, model=result.model_id, device="cpu"),
@@ -135,7 +136,7 @@ def show_oov(result, model, lang) -> list[Any]:
     if result is None:
         return [gr.update()] * 3
     return [
-        render.oov_reading(result, lang, _label(model)),
+        render.oov_reading(result, lang, _label(model, lang)),
         gr.update(value=render.oov_rows(result, lang), headers=render.oov_headers(lang)),
         t("common.provenance", lang, model=result.model_id, device="cpu"),
     ]

@@ -13,7 +13,7 @@ from playground.masking.checks import MAX_SEED
 from playground.masking.stats import MAX_DRAWS
 from playground.registry import get_spec
 from playground.serialize import jsonable
-from playground.ui.common import download_row, friendly_errors, load_model, model_choices, unavailable_panel
+from playground.ui.common import download_row, friendly_errors, label_in, load_model, model_choices, unavailable_panel
 from playground.ui.i18n import t
 from playground.ui.masking_render import export_files, render
 from playground.ui.share import share_link_row
@@ -23,8 +23,8 @@ DEFAULT_TEXT = "The unbelievable tokenizer splits playground sentences into subw
 # How each generator kind is named in the menu (the backend lists which can run here).
 GENERATOR_LABELS = {
     "auto": lambda key, lang: t("masking.gen_auto", lang),
-    "masked": lambda key, lang: get_spec(key).label,
-    "causal": lambda key, lang: t("masking.gen_causal", lang, label=get_spec(key).label),
+    "masked": lambda key, lang: label_in(get_spec(key).label, lang),
+    "causal": lambda key, lang: t("masking.gen_causal", lang, label=label_in(get_spec(key).label, lang)),
     "uniform": lambda key, lang: t("masking.gen_uniform", lang),
 }
 

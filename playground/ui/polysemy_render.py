@@ -13,7 +13,7 @@ import numpy as np
 from playground.embeddings import ModelView, PolysemyRun, separating_layer
 from playground.figures.polysemy import layer_curve_figure, scatter_figure, similarity_figure
 from playground.serialize import jsonable
-from playground.ui.common import escape_md, export_file, export_json
+from playground.ui.common import escape_md, export_file, export_json, label_in
 from playground.ui.i18n import t
 
 
@@ -28,7 +28,7 @@ SAME = 1e-5  # cosines within this of 1 are one and the same vector
 
 def display_label(view: ModelView, lang: str) -> str:
     """The panel's name in the user's language: "(bundled)" and "input embeddings" translated; Markdown-safe."""
-    base = (view.model_label or view.label).replace(" (bundled)", t("polysemy.bundled", lang))
+    base = label_in(view.model_label or view.label, lang).replace(" (bundled)", t("polysemy.bundled", lang))
     return t("polysemy.input_label", lang, model=base) if view.source == "input" else base
 
 
