@@ -137,7 +137,8 @@ def run_lab_training(
     spec = replace(
         base.spec,
         key=LAB_MODEL_KEY,  # reserved: never a registry key, so no shared cache can hold or serve it
-        hf_id=f"{base.spec.hf_id} + your MLM lab fine-tune ({steps} steps)",  # provenance: not the base's weights
+        hf_id=f"{base.spec.key} + your MLM lab fine-tune ({steps} steps)",  # provenance: not the base's weights (short:
+        # it titles a figure column beside the base's)
         label=f"{base.spec.label} + your corpus ({steps} steps)",
     )
     tuned = LoadedModel(spec, tuned.model, tok, tuned.device)

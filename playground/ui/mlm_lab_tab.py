@@ -265,7 +265,7 @@ def build_tab(ui: UIContext) -> Shared:
                     gr.Dropdown(LEARNING_RATES, value=1e-4, label=t("mlm_lab.learning_rate", "en")), label="mlm_lab.learning_rate"
                 )
                 steps = loc.add(
-                    gr.Slider(1, MAX_STEPS, 80, step=1, label=t("mlm_lab.steps", "en", b=BATCH_SIZE)),
+                    gr.Slider(1, MAX_STEPS, 80, step=1, label=t("mlm_lab.steps", "en", b=BATCH_SIZE), elem_id="mlm-lab-steps"),
                     label=lambda lang: t("mlm_lab.steps", lang, b=BATCH_SIZE),
                 )
                 seconds = loc.add(
