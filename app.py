@@ -21,6 +21,7 @@ from playground.ui import (  # noqa: E402
     sampling_tab,
 )
 from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
+from playground.ui.lab_models import LabMenus  # noqa: E402
 from playground.ui.share import restore_from_url  # noqa: E402
 from playground.ui.status import build_status  # noqa: E402
 
@@ -73,11 +74,13 @@ def build_app() -> gr.Blocks:
                     label="app.projector",
                 )
         build_status(loc, "en")
-        ui, shared = UIContext(lang, loc), {}
+        # The session's MLM lab token, made before the tabs: the fill-mask and attention menus offer its model.
+        ui, shared = UIContext(lang, loc, LabMenus.create()), {}
         with gr.Tabs() as tabs:
             for tab_id, title, build in TABS:
                 with loc.add(gr.Tab(t(title), id=tab_id), label=title):
                     shared[tab_id] = build(ui)
+        ui.lab.wire(lang)
         lang.change(loc.updates, lang, loc.components(), api_visibility="private", queue=False)
         demo.load(None, None, lang, js=DETECT_LANG)
         projector.change(None, projector, None, js=PROJECTOR_JS, api_visibility="private", queue=False)

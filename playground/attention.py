@@ -239,14 +239,32 @@ def _extract(lm: Any, request: AttentionText) -> AttentionResult:
 
 
 def attention_maps(
-    model: str, text: str, text_b: str = "", load: Callable = models.load, gpu: Callable = same_call
+    model: str,
+    text: str,
+    text_b: str = "",
+    load: Callable = models.load,
+    gpu: Callable = same_call,
+    session: models.SessionModels | None = None,
 ) -> tuple[Any, AttentionResult]:
-    """The loaded model and all its maps for this text (one forward pass per model and text, then cached)."""
-    model = check_model(model)
+    """The loaded model and all its maps for this text (one forward pass per model and text, then cached).
+
+    A key of `session` (the caller's own models, e.g. its MLM lab model) names that model as given, past the
+    allow-list; its maps are computed for this call only and never enter the shared cache.
+    """
+    session = session or {}
+    if isinstance(model, str) and model in session:
+        lm = session[model]
+    else:
+        lm = None
+        model = check_model(model)
     request = AttentionText(
         checks.text(text, "text", MAX_TEXT_CHARS, allow_none=True),
         checks.text(text_b, "text_b", MAX_TEXT_CHARS, allow_none=True),
     )
+    if lm is not None:
+        if lm.spec.kind not in KINDS:
+            raise _not_attention(lm.spec.label)
+        return lm, gpu(_extract)(lm, request)
     lm = load(model)
     if lm.spec.kind not in KINDS:
         raise _not_attention(lm.spec.label)
@@ -351,14 +369,21 @@ def index(value: Any, code: str, message: str, high: int) -> int:
     return checks.whole(value, lambda: InputError(code, message, high=high), 0, high)
 
 
-def run_attention(request: AttentionRequest, load: Callable = models.load, gpu: Callable = same_call) -> AttentionRun:
-    """The /attention API: maps from the cache (or one forward pass), then one head and the summaries."""
+def run_attention(
+    request: AttentionRequest,
+    load: Callable = models.load,
+    gpu: Callable = same_call,
+    session: models.SessionModels | None = None,
+) -> AttentionRun:
+    """The /attention API: maps from the cache (or one forward pass), then one head and the summaries.
+
+    `session`: the caller's own models by key (see `attention_maps`); the API itself passes none."""
     layer = index(request.layer, "attention_layer_type", "layer must be a whole number from 0 to {high}.", MAX_LAYERS - 1)
     head = index(request.head, "attention_head_type", "head must be a whole number from 0 to {high}.", MAX_HEADS - 1)
     row_start = index(
         request.row_start, "attention_row_type", "row_start must be a whole number from 0 to {high}.", MAX_TOKENS - 1
     )
-    lm, result = attention_maps(request.model, request.text, request.text_b, load, gpu)
+    lm, result = attention_maps(request.model, request.text, request.text_b, load, gpu, session)
     if row_start >= result.shape[2]:
         raise InputError("attention_row_range", "row_start must be below the number of tokens ({n}).", n=result.shape[2])
     return attention_run(lm, result, layer, head, row_start)

@@ -77,10 +77,13 @@ class _Ctx:
     query: int
     load: Callable
     gpu: Callable
+    session: models.SessionModels
 
 
 def _capture(ctx: _Ctx) -> LayerCapture:
     text = att.AttentionText(ctx.request.text or "", ctx.request.text_b or "")
+    if ctx.request.model in ctx.session:  # a session's own model: computed for this call, never shared
+        return ctx.gpu(capture_layer)(ctx.lm, text, ctx.layer)
     key = (ctx.lm.spec.key, text, ctx.layer)
     return att.cache("captures").get(key, lambda: ctx.gpu(capture_layer)(ctx.lm, text, ctx.layer))
 
@@ -104,7 +107,7 @@ def _summary(ctx: _Ctx) -> dict:
 def _compare(ctx: _Ctx) -> dict:
     panels = []
     for key in dict.fromkeys([ctx.request.model, ctx.request.other or ctx.request.model]):
-        lm, result = att.attention_maps(key, ctx.request.text, "", ctx.load, ctx.gpu)
+        lm, result = att.attention_maps(key, ctx.request.text, "", ctx.load, ctx.gpu, ctx.session)
         layer, head = min(ctx.layer, result.shape[0] - 1), min(ctx.head, result.shape[1] - 1)
         panels.append(ComparePanel(lm.spec.label, layer, head, result.labels, att.head_map(result, layer, head)))
     return {"compare": tuple(panels)}
@@ -143,15 +146,21 @@ VIEWS = list(VIEW_PARTS)
 
 
 def run_attention_view(
-    request: AttentionViewRequest, load: Callable = models.load, gpu: Callable = att.same_call
+    request: AttentionViewRequest,
+    load: Callable = models.load,
+    gpu: Callable = att.same_call,
+    session: models.SessionModels | None = None,
 ) -> AttentionView:
-    """One view: only the model calls are cached (maps, captures); the rest is cheap arithmetic on them."""
-    lm, result = att.attention_maps(request.model, request.text, request.text_b, load, gpu)
+    """One view: only the model calls are cached (maps, captures); the rest is cheap arithmetic on them.
+
+    `session`: the caller's own models by key (its MLM lab model), used past the allow-list and never cached."""
+    session = session or {}
+    lm, result = att.attention_maps(request.model, request.text, request.text_b, load, gpu, session)
     layers, heads, length = result.shape
     layer, head = att.clamp(request.layer, 0, layers - 1), att.clamp(request.head, 0, heads - 1)
     query, row_start = att.clamp(request.query, -1, length - 1), att.clamp(request.row_start, 0, max(0, length - 1))
     view = request.view if request.view in VIEW_PARTS else "head"
-    ctx = _Ctx(request, lm, result, layer, head, query, load, gpu)
+    ctx = _Ctx(request, lm, result, layer, head, query, load, gpu, session)
     parts = {"matrix": att.head_map(result, layer, head), **VIEW_PARTS[view](ctx)}
     return AttentionView(
         model=lm.spec.key,

@@ -22,7 +22,7 @@ from playground.causal_fill import fill_blanks_causal
 from playground.errors import InputError
 from playground.fill_mask_data import Reading, check_model_keys, check_top_k, count_masks, split_at_masks
 from playground.masked_fill import fill_blanks_masked
-from playground.models import LoadedModel, Loader
+from playground.models import LoadedModel, Loader, SessionModels
 from playground.registry import ModelSpec, get_spec
 
 RESULTS_KEPT = 512  # (model, text, top-k) results kept; each is a few kilobytes
@@ -90,15 +90,15 @@ def default_models() -> list[str]:
     return masked or [s.key for s in available_specs("causal")]
 
 
-def _specs(keys: tuple[str, ...] | None) -> list[ModelSpec]:
-    """The allow-listed specs of models that can fill a blank, in the order asked."""
+def _specs(keys: tuple[str, ...] | None, session: SessionModels) -> list[ModelSpec]:
+    """The specs of models that can fill a blank, in the order asked: this session's own, else allow-listed ones."""
     keys = default_models() if keys is None else [k for k in keys if k]
     if not keys:
         raise InputError("no_models", "Choose at least one model.")
     specs = []
     for key in keys:
         try:
-            spec = get_spec(key) if isinstance(key, str) else None
+            spec = session[key].spec if key in session else get_spec(key) if isinstance(key, str) else None
         except ValueError:
             spec = None
         if spec is None:
@@ -152,25 +152,34 @@ def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill]) -> list[No
 
 
 def run_fill_mask(
-    request: FillMaskRequest, load: Loader = models.load, on_device: Callable[[Callable], Callable] = lambda fn: fn
+    request: FillMaskRequest,
+    load: Loader = models.load,
+    on_device: Callable[[Callable], Callable] = lambda fn: fn,
+    session: SessionModels | None = None,
 ) -> FillMaskRun:
     """Fill every [MASK] of `request.text` with each chosen model.
 
     `load(key)` gives a model (tests pass a tiny one); `on_device` wraps the model-bound call
     (the UI passes `ui.common.on_gpu`, so on a ZeroGPU Space it runs inside `spaces.GPU` while
-    the cache stays in this process).
+    the cache stays in this process). `session` holds the caller's own models (its MLM lab model)
+    by keys that are never registry keys: they run as given and their readings are never cached,
+    so no other session can be served them.
     """
     request = request.validate()
     top_k = request.top_k
-    specs = _specs(request.models)
+    session = session or {}
+    specs = _specs(request.models, session)
     text = request.text
 
     def fill(spec: ModelSpec) -> ModelFill:
-        lm = load(spec.key)
+        lm = session[spec.key] if spec.key in session else load(spec.key)
         readings, pool = on_device(READINGS[spec.kind])(lm, text, top_k)
         unknown, tokens = unknown_pieces(lm.tokenizer, text)
         return ModelFill(spec.key, lm.spec.hf_id, spec.label, str(lm.device), readings, pool, unknown, tokens)
 
-    fills = [_results.get((spec.key, text, top_k), lambda spec=spec: fill(spec)) for spec in specs]
+    fills = [
+        fill(spec) if spec.key in session else _results.get((spec.key, text, top_k), lambda spec=spec: fill(spec))
+        for spec in specs
+    ]
     ran = dataclasses.replace(request, models=tuple(s.key for s in specs), top_k=top_k)
     return FillMaskRun(ran, fills, _notes(text, specs, fills))

@@ -15,7 +15,7 @@ import threading
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from playground import availability
 from playground.cache import BoundedCache
@@ -301,6 +301,9 @@ def load_tokenizer_uncached(key: str) -> Any:
 
 
 Loader = Callable[[str], LoadedModel]  # what backend entries call to get a model: `load`, or a test's tiny model
+# A browser session's own models (the MLM lab's fine-tuned one), by a key that is never a registry key. Backend entries
+# that accept them use them as given: past the allow-list (the session made them), and never in a shared cache.
+SessionModels = Mapping[str, LoadedModel]
 
 _caches: dict[str, BoundedCache] = {}
 _caches_lock = threading.Lock()

@@ -41,6 +41,10 @@ class ModelSpec:
         return lang in self.languages
 
 
+# Reserved: the key under which a browser session is offered its own fine-tuned model from the MLM lab. It is never
+# a registry key, so the shared caches (keyed by registry keys) can neither hold nor serve a session's model.
+LAB_MODEL_KEY = "your-lab-model"
+
 _EN, _ZH, _EN_ZH = ("en",), ("zh",), ("en", "zh")
 _ELMO_S3 = "https://s3-us-west-2.amazonaws.com/allennlp/models/elmo"
 
@@ -208,6 +212,8 @@ def build_registry(extra_file: str | None = None) -> dict[str, ModelSpec]:
     for spec in specs:
         if spec.key in registry:
             raise ValueError(f"duplicate model key {spec.key!r}")
+        if spec.key == LAB_MODEL_KEY:
+            raise ValueError(f"the model key {spec.key!r} is reserved for a session's lab model")
         registry[spec.key] = spec
     return registry
 

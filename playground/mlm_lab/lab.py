@@ -31,7 +31,7 @@ from playground.mlm_lab.training import (
     trainable_copy,
 )
 from playground.models import LoadedModel, Loader
-from playground.registry import get_spec
+from playground.registry import LAB_MODEL_KEY, get_spec
 
 DOMAIN_WORDS = 12  # rows of the domain-word table
 PROBES_SHOWN = 6  # probe sentences shown side by side
@@ -134,8 +134,13 @@ def run_lab_training(
     after_readings = read_probes(tuned, located)
     domain = [replace(row, after=r) for row, r in zip(domain, after_readings)]
     probes = [replace(p, after=row.after) for p, row in zip(probes, domain)]
-    tuned = LoadedModel(
-        replace(base.spec, key=f"{base.spec.key}-lab", label=f"{base.spec.label} + your corpus"), tuned.model, tok, tuned.device
+    spec = replace(
+        base.spec,
+        key=LAB_MODEL_KEY,  # reserved: never a registry key, so no shared cache can hold or serve it
+        hf_id=f"{base.spec.key} + your MLM lab fine-tune ({steps} steps)",  # provenance: not the base's weights (short:
+        # it titles a figure column beside the base's)
+        label=f"{base.spec.label} + your corpus ({steps} steps)",
     )
+    tuned = LoadedModel(spec, tuned.model, tok, tuned.device)
     result = replace(result, steps=steps, seconds=seconds, stopped=why, after=after, curve=curve, probes=probes, domain=domain)
     return result, (tuned if steps > 0 else None)

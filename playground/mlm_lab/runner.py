@@ -21,18 +21,41 @@ from playground.cache import BoundedCache
 from playground.mlm_lab.lab import LabRequest, run_lab_training
 from playground.mlm_lab.training import CurvePoint, LabResult
 from playground.models import LoadedModel, Loader, load
+from playground.registry import get_spec
 
 # Fine-tuned models kept in memory, one per session at most (least recently used dropped first).
 SESSION_MODELS = BoundedCache(int(os.environ.get("PLAYGROUND_LAB_MODELS", "3")), "mlm_lab_models")
+
+
+@dataclass(frozen=True)
+class LabModel:
+    """A session's fine-tuned model and what its menus call it."""
+
+    model: LoadedModel  # spec.key is registry.LAB_MODEL_KEY
+    base_key: str
+    base_label: str
+    steps: int
 
 
 def new_session_token() -> str:
     return uuid.uuid4().hex
 
 
+def session_lab_model(token: str | None) -> LabModel | None:
+    """This session's fine-tuned model and its description, if it is still in memory (marks it recently used)."""
+    return SESSION_MODELS.peek(token) if isinstance(token, str) and token else None
+
+
 def session_model(token: str | None) -> LoadedModel | None:
     """This session's fine-tuned model, if it is still in memory."""
-    return SESSION_MODELS.peek(token) if token else None
+    found = session_lab_model(token)
+    return found.model if found else None
+
+
+def session_models(token: str | None) -> dict[str, LoadedModel]:
+    """The models only this session may use, by key, for the backend entries' `session` argument ({} when none)."""
+    found = session_lab_model(token)
+    return {found.model.spec.key: found.model} if found else {}
 
 
 def drop_session(token: str | None) -> None:
@@ -114,8 +137,10 @@ class Runner:
                 on_phase=on_phase,
             )
             if tuned is not None:
+                base = job.request.settings.base
+                kept = LabModel(tuned, base, get_spec(base).label, job.result.steps)
                 SESSION_MODELS.discard(job.session)  # the old model first: never two of one session in memory
-                SESSION_MODELS.get(job.session, lambda: tuned)
+                SESSION_MODELS.get(job.session, lambda: kept)
             job.phase = "done"
         except BaseException as exc:  # reported to the waiting page; the slot must be freed whatever happened
             job.error = exc

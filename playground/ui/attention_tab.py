@@ -21,6 +21,7 @@ from playground.ui.common import (
     unavailable_panel,
 )
 from playground.ui.i18n import UIContext, t
+from playground.ui.lab_models import model_menu, session_for, token_of
 from playground.ui.share import share_link_row
 
 KINDS = att.KINDS
@@ -32,22 +33,35 @@ def _default(choices: list[tuple[str, str]], prefer: str) -> str | None:
     return prefer if prefer in keys else (keys[0] if keys else None)
 
 
-def _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=None):
-    """The backend's view (maps and captures come from its cache after the first call) -- errors in the user's language."""
+def _session(token, model_key, view_id, other_key, lang):
+    """This session's lab model when the view uses it (the second model only counts in the comparison view)."""
+    return session_for(token, [model_key, other_key if view_id == "compare" else None], lang)
+
+
+def _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=None, token=None):
+    """The backend's view (maps and captures come from its cache after the first call) -- errors in the user's language.
+
+    `token`: the page's MLM lab token, so this session's lab model can be chosen (its maps are never cached)."""
     request = AttentionViewRequest(
         model_key, text_a or "", text_pair or "", view_id, layer_i, head_i, query_i, row_i, other_key or ""
     )
+    session = _session(token, model_key, view_id, other_key, lang)
     with friendly_errors(lang):
-        return run_attention_view(request, load=lambda key: load_model(key, lang, progress), gpu=on_gpu)
+        return run_attention_view(request, load=lambda key: load_model(key, lang, progress), gpu=on_gpu, session=session)
 
 
-def _exports(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=gr.Progress()):
+def _exports(
+    model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, token=None, progress=gr.Progress()
+):
     """Built on click from the cached maps: the API's JSON, the figure on screen and the matrix as CSV."""
-    view_run = _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress)
+    view_run = _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress, token)
     out = render(view_run, lang)
     request = att.AttentionRequest(model_key, text_a or "", text_pair or "", view_run.layer, view_run.head, view_run.row_start)
+    session = _session(token, model_key, "head", "", lang)
     with friendly_errors(lang):  # the same backend entry as the /attention API, served from the cached maps
-        payload = jsonable(att.run_attention(request, load=lambda key: load_model(key, lang, progress), gpu=on_gpu))
+        payload = jsonable(
+            att.run_attention(request, load=lambda key: load_model(key, lang, progress), gpu=on_gpu, session=session)
+        )
     stem = f"attention-{model_key}-L{view_run.layer}-H{view_run.head}"
     paths = [export_json(f"{stem}.json", payload)]
     figure = out["plot"] or out["plot2"]
@@ -64,15 +78,20 @@ def build_tab(ui: UIContext) -> dict:
     view_choices = lambda lang: [(t(k, lang), v) for k, v in view_keys]  # noqa: E731
     loc.add(gr.Markdown(t("attention.intro")), value="attention.intro")
     with gr.Row():
-        model = loc.add(
+        # Both menus offer "Your lab model" once this session trained one in the MLM lab.
+        model = model_menu(
+            ui,
             gr.Dropdown(models, value=_default(models, "minilm"), label=t("attention.model")),
+            KINDS,
+            _default(models, "minilm"),
             label="attention.model",
-            choices=lambda lang: model_choices(KINDS, lang),
         )
-        other = loc.add(
+        other = model_menu(
+            ui,
             gr.Dropdown(models, value=_default(models, "smollm2-instruct"), label=t("attention.other_model")),
+            KINDS,
+            _default(models, "smollm2-instruct"),
             label="attention.other_model",
-            choices=lambda lang: model_choices(KINDS, lang),
         )
     text = loc.add(gr.Textbox(EXAMPLE, label=t("attention.text"), lines=2), label="attention.text")
     text_b = loc.add(
@@ -105,14 +124,27 @@ def build_tab(ui: UIContext) -> dict:
     plot2 = gr.Plot(show_label=False, visible=False)
     image = gr.Image(format="png", interactive=False, show_label=False, visible=False, elem_id="attention-overview")
     step = gr.Markdown(visible=False, elem_id="attention-step")
-    inputs = [model, text, text_b, view, layer, head, query, row_start, other, ui.lang]
+    inputs = [model, text, text_b, view, layer, head, query, row_start, other, ui.lang, *token_of(ui)]
     download_row(loc, _exports, inputs, label_key="attention.files")  # built on click, from the cached maps
     unavailable_panel(KINDS, loc)
 
     outputs = [info, plot, plot2, image, step, layer, head, query, row_start]
 
-    def show(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress=gr.Progress()):
-        view_run = _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress)
+    def show(
+        model_key,
+        text_a,
+        text_pair,
+        view_id,
+        layer_i,
+        head_i,
+        query_i,
+        row_i,
+        other_key,
+        lang,
+        token=None,
+        progress=gr.Progress(),
+    ):
+        view_run = _view(model_key, text_a, text_pair, view_id, layer_i, head_i, query_i, row_i, other_key, lang, progress, token)
         out = render(view_run, lang)
         layers, heads, length = view_run.maps.shape
         return (
@@ -149,17 +181,18 @@ def build_tab(ui: UIContext) -> dict:
     for slider in (layer, head, query, row_start):
         slider.release(show, inputs, outputs, api_visibility="private")
 
-    def open_thumbnail(model_key: str, text_a: str, text_pair: str, lang: str, evt: gr.SelectData):
+    def open_thumbnail(model_key: str, text_a: str, text_pair: str, lang: str, evt: gr.SelectData, token: str | None = None):
         """A click on the overview image -> that layer and head, opened as one head."""
+        session = _session(token, model_key, "overview", "", lang)
         with friendly_errors(lang):
-            _, maps = att.attention_maps(model_key, text_a, text_pair, lambda key: load_model(key, lang), on_gpu)
+            _, maps = att.attention_maps(model_key, text_a, text_pair, lambda key: load_model(key, lang), on_gpu, session)
         x, y = (evt.index if isinstance(evt.index, (list, tuple)) else (0, 0))[:2]
         cell = overview_cell(int(x), int(y), maps.shape[0], maps.shape[1])
         if cell is None:
             return gr.update(), gr.update(), gr.update()
         return cell[0], cell[1], "head"
 
-    image.select(open_thumbnail, [model, text, text_b, ui.lang], [layer, head, view], api_visibility="private")
+    image.select(open_thumbnail, [model, text, text_b, ui.lang, *token_of(ui)], [layer, head, view], api_visibility="private")
     gr.api(attention, api_name="attention")
     params = {
         "model": model,

@@ -18,6 +18,7 @@ from playground.fill_mask_data import MAX_TOP_K
 from playground.ui import fill_mask_render as render
 from playground.ui.common import check_keys, download_row, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
 from playground.ui.i18n import UIContext, t
+from playground.ui.lab_models import model_menu, session_for, token_of
 from playground.ui.share import share_link_row
 
 EXAMPLES = json.loads((Path(__file__).parents[2] / "assets" / "fill_mask" / "examples.json").read_text(encoding="utf-8"))
@@ -35,14 +36,20 @@ def _loader(lang: str, progress: Any):
     return load
 
 
-def fill(text: Any, keys: Any, top_k: Any, lang: str, progress: Any = None) -> FillMaskRun:
-    """What the page and the API share: types checked first, the model keys in the user's language, then the backend."""
+def fill(text: Any, keys: Any, top_k: Any, lang: str, progress: Any = None, token: str | None = None) -> FillMaskRun:
+    """What the page and the API share: types checked first, the model keys in the user's language, then the backend.
+
+    `token`: the page's MLM lab token (the API has none), so this session's lab model can be one of the keys.
+    """
     with friendly_errors(lang):
         request = FillMaskRequest(text, keys, top_k).validate()  # before anything iterates or compares the values
-    specs = check_keys(request.models, lang)
+    session = session_for(token, request.models or (), lang)
+    others = [k for k in request.models or () if k not in session]
+    if others or not session:  # the allow-list for every other key (and "choose a model" when there is none)
+        check_keys(others, lang)
     with friendly_errors(lang):
-        request = FillMaskRequest(text, tuple(s.key for s in specs), top_k)
-        return run_fill_mask(request, load=_loader(lang, progress), on_device=on_gpu)
+        request = FillMaskRequest(text, tuple(k for k in request.models if k), top_k)
+        return run_fill_mask(request, load=_loader(lang, progress), on_device=on_gpu, session=session)
 
 
 def example_label(example: dict, lang: str) -> str:
@@ -60,9 +67,9 @@ def pick_example(index: int) -> str:
     return EXAMPLES[index]["text"]
 
 
-def run_view(text, keys, top_k, lang, progress=gr.Progress()):
+def run_view(text, keys, top_k, lang, token=None, progress=gr.Progress()):
     """The UI event: figure, table, notes; the downloads box is emptied (its files described the previous run)."""
-    run = fill(text, keys, top_k, lang, progress)
+    run = fill(text, keys, top_k, lang, progress, token)
     return (*render.render(run, lang), None, run)
 
 
@@ -98,16 +105,17 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             )
             examples.click(pick_example, examples, text, api_visibility="private", queue=False)
         with gr.Column(scale=2):
-            models = loc.add(
+            models = model_menu(  # with "Your lab model" once this session trained one in the MLM lab
+                ui,
                 gr.CheckboxGroup(
                     model_choices(KINDS, "en"),
                     value=default_models(),
                     label=t("common.models", "en"),
                     info=t("fill_mask.models_info", "en"),
                 ),
+                KINDS,
                 label="common.models",
                 info="fill_mask.models_info",
-                choices=lambda lang: model_choices(KINDS, lang),
             )
             top_k = loc.add(gr.Slider(1, MAX_TOP_K, value=5, step=1, label=t("fill_mask.top_k", "en")), label="fill_mask.top_k")
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")
@@ -118,7 +126,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")
     last = gr.State(None)  # this user's last FillMaskRun: redrawn on a language switch, exported on demand
     files = download_row(loc, render.downloads, [last, ui.lang], label_key="fill_mask.exports")
-    inputs, outputs = [text, models, top_k, ui.lang], [plot, table, info, files, last]
+    inputs, outputs = [text, models, top_k, ui.lang, *token_of(ui)], [plot, table, info, files, last]
     run.click(run_view, inputs, outputs, api_visibility="private")
     text.submit(run_view, inputs, outputs, api_visibility="private")
     ui.lang.change(rerun_in, [last, ui.lang], outputs, api_visibility="private")

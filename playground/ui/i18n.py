@@ -61,7 +61,8 @@ class Localizer:
 
 @dataclass
 class UIContext:
-    """What every tab's build_tab() receives: the language input and the relabeller."""
+    """What every tab's build_tab() receives: the language input, the relabeller and the session's lab menus."""
 
     lang: Any  # gr.Radio with value "en" / "zh"; pass it as an input to every event
     loc: Localizer
+    lab: Any = None  # ui.lab_models.LabMenus: the session's MLM lab model in other tabs' menus (None: no lab)

@@ -265,7 +265,7 @@ def build_tab(ui: UIContext) -> Shared:
                     gr.Dropdown(LEARNING_RATES, value=1e-4, label=t("mlm_lab.learning_rate", "en")), label="mlm_lab.learning_rate"
                 )
                 steps = loc.add(
-                    gr.Slider(1, MAX_STEPS, 80, step=1, label=t("mlm_lab.steps", "en", b=BATCH_SIZE)),
+                    gr.Slider(1, MAX_STEPS, 80, step=1, label=t("mlm_lab.steps", "en", b=BATCH_SIZE), elem_id="mlm-lab-steps"),
                     label=lambda lang: t("mlm_lab.steps", lang, b=BATCH_SIZE),
                 )
                 seconds = loc.add(
@@ -321,7 +321,9 @@ def build_tab(ui: UIContext) -> Shared:
                 label="mlm_lab.downloads",
             )
 
-    token = gr.State(None, delete_callback=drop_session)  # this session's key to its model; dropped when the session ends
+    # This session's key to its model (dropped when the session ends): the app's, shared with the menus of the
+    # fill-mask and attention tabs (ui.lab_models), or the tab's own when it is built alone.
+    token = ui.lab.token if ui.lab is not None else gr.State(None, delete_callback=drop_session)
     last = gr.State(None)  # this session's last LabResult (redrawn on a language switch)
 
     def show_source(choice):
@@ -329,13 +331,15 @@ def build_tab(ui: UIContext) -> Shared:
 
     source.change(show_source, source, [sample_info, pasted, upload], api_visibility="private", queue=False)
     panels = [state, plot, summary, probes, domain_plot, domain_note, domain]
-    train.click(lambda tok: tok or new_session_token(), token, token, api_visibility="private", queue=False).then(
+    trained = train.click(lambda tok: tok or new_session_token(), token, token, api_visibility="private", queue=False).then(
         train_stream,
         [source, pasted, upload, base, whole_word, prob, lr, steps, seconds, seed, ui.lang, token],
         [*panels, token, last],
         api_visibility="private",
         concurrency_limit=None,  # the page only polls; the real limit is the runner's single slot
     )
+    if ui.lab is not None:
+        ui.lab.changed_by(trained)  # then the other tabs' menus offer the model (or stop offering a dropped one)
     stop.click(cancel, [token, ui.lang], state, api_visibility="private", queue=False)
     ui.lang.change(redraw, [last, ui.lang], panels, api_visibility="private")
     compare_btn.click(compare, [probe_text, token, last, ui.lang], compared, api_visibility="private")

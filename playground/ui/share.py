@@ -135,4 +135,5 @@ def restore_from_url(demo: gr.Blocks, tabs: gr.Tabs, shared: dict[str, Shared], 
         return updates
 
     outputs = [tabs, lang] + [comp for _, _, comp in flat] + [trigger for _, trigger in triggers]
-    demo.load(restore, None, outputs, api_visibility="private", queue=False)
+    # Queued: Gradio delivers a gr.Warning (the "ignored" notice) only through the queue; unqueued, it was never shown.
+    demo.load(restore, None, outputs, api_visibility="private")

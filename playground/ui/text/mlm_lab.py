@@ -151,8 +151,10 @@ STRINGS = {
     "mlm_lab.downloads": ("Your fine-tuned model", "你的微调模型"),
     "mlm_lab.model_note": (
         "Your fine-tuned model stays in memory for this browser session only (up to {n} sessions' models at once "
-        "server-wide; the least recently used is dropped). Nobody else can load it.",
-        "你的微调模型只在本浏览器会话中保留在内存里（全服务器同时最多保留 {n} 个会话的模型；最久未用的先被移除）。其他人无法加载它。",
+        "server-wide; the least recently used is dropped). Nobody else can load it. Until then it is also a choice, "
+        '"Your lab model", in the Fill-mask and Attention tabs.',
+        "你的微调模型只在本浏览器会话中保留在内存里（全服务器同时最多保留 {n} 个会话的模型；最久未用的先被移除）。其他人无法加载它。"
+        "在此期间，它也会以「你的实验室模型」出现在「完形填空」和「注意力」标签页的模型选项里。",
     ),
     "mlm_lab.provenance": (
         "Base weights: `{model}` · device: {device} · your copy is trained in memory.",
@@ -178,6 +180,12 @@ STRINGS = {
     "error.lab_warmup": ("The warmup share must be from 0 to 0.5.", "预热比例必须在 0 到 0.5 之间。"),
     "error.lab_not_masked": ("{model} is not a masked language model.", "{model} 不是掩码语言模型。"),
     "error.lab_upload": ("The file could not be read as UTF-8 text.", "无法以 UTF-8 文本读取该文件。"),
+    "mlm_lab.session_choice": ("Your lab model ({base}, {steps} steps)", "你的实验室模型（{base}，{steps} 步）"),
+    "mlm_lab.session_gone": (
+        "Your lab model is no longer in memory (the session ended, or the server needed the room for other users' "
+        "models): train it again in the MLM lab tab.",
+        "你的实验室模型已不在内存中（会话已结束，或服务器需要为其他用户的模型腾出空间）：请在「MLM 实验室」标签页重新训练。",
+    ),
     "avail.no_overlay": (
         "its weights trained here (assets/minilm_mlm) are missing from this copy of the app",
         "本应用副本中缺少在此训练的权重（assets/minilm_mlm）",

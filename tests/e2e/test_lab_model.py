@@ -1,0 +1,102 @@
+"""The MLM lab's model in the fill-mask and attention tabs of the session that trained it, and nowhere else."""
+
+import json
+from urllib.parse import quote
+
+import pytest
+
+from playground.registry import LAB_MODEL_KEY
+from tests.e2e.helpers import open_tab, save_screenshot
+
+STEPS = 3
+CHOICE_EN = f"Your lab model (MiniLM + MLM head trained here, {STEPS} steps)"
+CHOICE_ZH = f"你的实验室模型（MiniLM + MLM head trained here，{STEPS} 步）"
+SENTENCE = "Hepatitis is an inflammation of the [MASK]."
+
+
+def _train(page) -> None:
+    """A tiny training on the sample corpus, in this page's session (no navigation afterwards: that is a new session)."""
+    open_tab(page, "mlm_lab")
+    steps = page.locator("#mlm-lab-steps input[type=number]")
+    steps.fill(str(STEPS))
+    steps.press("Enter")
+    page.locator("#mlm-lab-train").click()
+    page.wait_for_function(
+        f"() => /Finished: {STEPS} steps/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=300_000
+    )
+
+
+def _fill_mask_table(page) -> str:
+    return page.locator(".tp-provenance").first.inner_text(timeout=120_000)  # the fill-mask tab comes first
+
+
+def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url, client):
+    _train(page)
+    # Fill-mask: the checklist gained the lab model; tick it beside the bundled MLM and run.
+    page.get_by_role("tab", name="Fill-mask").click()
+    lab_box = page.get_by_label(CHOICE_EN)
+    lab_box.wait_for(timeout=30_000)
+    assert not lab_box.is_checked()
+    lab_box.check()
+    page.get_by_label("Sentence with [MASK]").first.fill(SENTENCE)  # the fill-mask tab's (the lab's "try" box comes later)
+    page.get_by_role("button", name="Fill the blanks").click()
+    page.wait_for_function(
+        "() => /your MLM lab fine-tune \\(3 steps\\)/.test(document.querySelector('.tp-provenance')?.innerText || '')",
+        timeout=120_000,
+    )
+    provenance = _fill_mask_table(page)
+    assert "MLM head trained here · device" in provenance  # the bundled base ran beside it
+    save_screenshot(page, "lab-model-fill-mask-en")
+
+    # The language switch relabels the choice and keeps it ticked; the result is redrawn, not lost.
+    page.get_by_label("中文").check()
+    page.get_by_label(CHOICE_ZH).wait_for(timeout=30_000)
+    assert page.get_by_label(CHOICE_ZH).is_checked()
+    page.wait_for_function("() => (document.querySelector('.tp-provenance')?.innerText || '').includes('设备')", timeout=30_000)
+    page.get_by_role("button", name="填空", exact=True).wait_for(timeout=30_000)
+    page.locator(".js-plotly-plot:visible").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(2000)  # let the redrawn figure and menus settle before the screenshot
+    save_screenshot(page, "lab-model-fill-mask-zh")
+    page.get_by_label("English").check()
+    page.get_by_label(CHOICE_EN).wait_for(timeout=30_000)
+
+    # Attention: the model menu offers it too, and its map is drawn.
+    page.get_by_role("tab", name="Attention").click()
+    page.get_by_label("Model", exact=True).click()
+    page.get_by_role("option", name=CHOICE_EN).click()
+    page.locator("#attention-run").click()
+    page.wait_for_function(
+        "() => /your MLM lab fine-tune/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=120_000
+    )
+    page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=60_000)
+    save_screenshot(page, "lab-model-attention-en")
+    page.get_by_label("中文").check()  # the menu keeps the choice, relabelled; the map is redrawn from this run
+    page.wait_for_function(f"() => [...document.querySelectorAll('input')].some(e => e.value === {CHOICE_ZH!r})", timeout=30_000)
+    page.wait_for_function("() => /设备/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=60_000)
+    page.wait_for_timeout(2000)  # let the redrawn figure settle before the screenshot
+    save_screenshot(page, "lab-model-attention-zh")
+    page.get_by_label("English").check()
+    page.wait_for_function(f"() => [...document.querySelectorAll('input')].some(e => e.value === {CHOICE_EN!r})", timeout=30_000)
+
+    # Another browser session: no such choice in either tab, and a link naming the model is dropped with a notice.
+    other = browser.new_context(locale="en-US").new_page()
+    try:
+        models = quote(json.dumps(["minilm-mlm", LAB_MODEL_KEY]))
+        other.goto(f"{app_url}?tab=fill_mask&models={models}")
+        other.get_by_text("were not valid and were ignored: models").wait_for(timeout=60_000)
+        other.get_by_label("MiniLM + MLM head trained here (bundled) · BERT").wait_for(timeout=30_000)
+        assert other.get_by_label(CHOICE_EN).count() == 0 and "Your lab model" not in other.locator("body").inner_text()
+        other.get_by_role("tab", name="Attention").click()
+        other.get_by_label("Model", exact=True).click()
+        other.get_by_role("option").first.wait_for(timeout=30_000)
+        options = other.get_by_role("option").all_inner_texts()
+        assert options and not any("lab model" in o for o in options)
+        save_screenshot(other, "lab-model-other-session")
+    finally:
+        other.context.close()
+
+    # Through the API nobody can name it: it is refused like any unknown model.
+    for args, name in [((SENTENCE, [LAB_MODEL_KEY], 5, "en"), "/fill_mask"), ((LAB_MODEL_KEY, SENTENCE), "/attention")]:
+        with pytest.raises(Exception) as err:
+            client.predict(*args, api_name=name)
+        assert "Unknown model" in str(err.value), str(err.value)
