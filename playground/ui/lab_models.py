@@ -18,7 +18,7 @@ import gradio as gr
 from playground.mlm_lab.runner import drop_session, session_lab_model, session_models
 from playground.models import SessionModels
 from playground.registry import LAB_MODEL_KEY
-from playground.ui.common import model_choices, refuse
+from playground.ui.common import label_in, model_choices, refuse
 from playground.ui.i18n import t
 
 
@@ -28,7 +28,8 @@ def menu_choices(kinds: Iterable[str], lang: str, token: str | None) -> list[tup
     choices = model_choices(kinds, lang)
     found = session_lab_model(token)
     if found is not None and found.model.spec.kind in kinds:
-        choices.append((t("mlm_lab.session_choice", lang, base=found.base_label, steps=found.steps), LAB_MODEL_KEY))
+        label = t("mlm_lab.session_choice", lang, base=label_in(found.base_label, lang), steps=found.steps)
+        choices.append((label, LAB_MODEL_KEY))
     return choices
 
 
