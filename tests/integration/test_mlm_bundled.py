@@ -14,7 +14,7 @@ from playground.mlm_lab.training import LabSettings
 # The integration tier's fill-mask probes plus everyday ones: the same file the training script reports hit@5 on.
 ROOT = Path(__file__).resolve().parents[2]
 PROBES = [(p["text"], set(p["answers"])) for p in json.loads((ROOT / "assets" / "minilm_mlm" / "probes.json").read_text())]
-HIT5_FLOOR = 4  # measured 5/13 (scripts/train_mlm_head.py, README "minilm-mlm"); a floor slightly under it
+HIT5_FLOOR = 6  # measured 7/13 (scripts/train_mlm_head.py, README "minilm-mlm"); a floor slightly under it
 
 
 @pytest.fixture(scope="module")
