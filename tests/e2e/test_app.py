@@ -36,9 +36,9 @@ def test_bad_input_is_a_clean_api_error(client, args, message):
 def test_page_switches_language_and_fills_a_mask(page):
     page.goto(f"{page.app_url}?tab=fill_mask")  # the landing tab is Lessons
     page.get_by_role("tab", name="Fill-mask").wait_for(timeout=30_000)
+    page.get_by_label("SmolLM2 135M Instruct (bundled) · Llama").check()  # offline the default is minilm-mlm alone
     page.get_by_label("中文").check()
     page.get_by_role("tab", name="完形填空").wait_for(timeout=10_000)
-    page.get_by_label("SmolLM2 135M Instruct (bundled) · Llama").check()  # offline the default is minilm-mlm alone
     page.get_by_role("button", name="填空").click()
     page.wait_for_selector(".js-plotly-plot .bars", timeout=180_000)
     assert "Paris" in page.locator(".js-plotly-plot").first.inner_text()

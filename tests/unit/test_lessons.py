@@ -67,10 +67,13 @@ def test_no_variant_says_why():
 
 def test_elmo_and_mlm_lab_say_they_are_coming_until_they_exist():
     links = {lesson.key: lesson for lesson in LESSONS}
-    elmo = resolve(links["elmo"].tries[0], {"minilm", "glove"}, {"polysemy"}, {"minilm", "glove"})
+    mix, words = links["elmo"].tries
+    assert resolve(mix, {"minilm", "glove"}, {"polysemy"}, {"minilm", "glove"}).note == "lessons.missing.elmo"
+    elmo = resolve(words, {"minilm", "glove"}, {"polysemy"}, {"minilm", "glove"})
     assert elmo.query == "" and elmo.note == "lessons.missing.elmo"
-    elmo = resolve(links["elmo"].tries[0], {"elmo", "glove"}, {"polysemy"}, {"elmo", "glove"})
-    assert parse_qs(elmo.query)["models"] == ['["elmo", "glove"]']
+    elmo = resolve(words, {"elmo-small", "glove"}, {"polysemy"}, {"elmo-small", "glove"})
+    assert parse_qs(elmo.query)["models"] == ['["elmo-small", "glove"]']
+    assert parse_qs(resolve(mix, {"elmo-small"}, {"elmo"}, {"elmo-small"}).query)["s2"] == ["2.0"]
     lab = links["ex5"].tries[0]
     assert resolve(lab, set(), {"fill_mask"}, set()).note == "lessons.missing.mlm_lab"
     assert resolve(lab, set(), {"mlm_lab"}, set()).query == "tab=mlm_lab"

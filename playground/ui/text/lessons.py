@@ -34,6 +34,11 @@ STRINGS = {
     # Try-it buttons
     "lessons.try.polysemy": ("Try it: bank in context", "动手试试：上下文中的 bank"),
     "lessons.try.elmo": ("Try it: ELMo on bank", "动手试试：ELMo 看 bank"),
+    "lessons.try.elmo_mix": ("Try it: mix ELMo's layers", "动手试试：混合 ELMo 的各层"),
+    "lessons.note.elmo_small": (
+        "Runs the small ELMo trained here (a classroom model: WordNet glosses, 2.4M parameters), not AllenNLP's.",
+        "运行的是本项目训练的小型 ELMo（课堂模型：WordNet 释义，240 万参数），不是 AllenNLP 的原版。",
+    ),
     "lessons.try.embeddings": ("Try it: input embeddings", "动手试试：输入嵌入"),
     "lessons.try.masking": ("Try it: BERT masking", "动手试试：BERT 掩码"),
     "lessons.try.nsp": ("Try it: NSP pairs", "动手试试：NSP 句对"),
