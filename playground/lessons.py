@@ -101,35 +101,16 @@ def _masking(strategy: str, **extra: Any) -> tuple[Variant, ...]:
 
 
 def _sampling_zh(temperature: float) -> TryIt:
+    """Exercise 2 at one temperature: GPT-2 Chinese online, else the bundled causal model (the note says what differs)."""
+
+    def variant(model: str, note: str) -> Variant:
+        settings = dict(temperature=temperature, top_k=0, top_p=1.0, max_new_tokens=30, samples=3, seed=0)
+        return _v(model, note, prompt=PROMPT_ZH, model=model, **settings)
+
     return TryIt(
         f"lessons.try.temperature_{str(temperature).replace('.', '_')}",
         "sampling",
-        (
-            _v(
-                "gpt2-chinese",
-                "lessons.note.gpt2_chinese",
-                prompt=PROMPT_ZH,
-                model="gpt2-chinese",
-                temperature=temperature,
-                top_k=0,
-                top_p=1.0,
-                max_new_tokens=30,
-                samples=3,
-                seed=0,
-            ),  # fmt: skip
-            _v(
-                "smollm2-instruct",
-                "lessons.note.smollm_zh",
-                prompt=PROMPT_ZH,
-                model="smollm2-instruct",
-                temperature=temperature,
-                top_k=0,
-                top_p=1.0,
-                max_new_tokens=30,
-                samples=3,
-                seed=0,
-            ),  # fmt: skip
-        ),
+        (variant("gpt2-chinese", "lessons.note.gpt2_chinese"), variant("smollm2-instruct", "lessons.note.smollm_zh")),
     )
 
 

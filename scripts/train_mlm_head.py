@@ -11,6 +11,12 @@ Only what changed is written: assets/minilm_mlm/overlay.safetensors (float16) pl
 JSON summary. `playground.models` loads the overlay over the bundled MiniLM at run time.
 
     nice -n 19 python scripts/train_mlm_head.py --steps 700 --minutes 42
+    nice -n 19 python scripts/train_mlm_head.py --resume --steps 900 --minutes 80   # continue it
+
+`--resume` loads the committed overlay, appends to the log and adds its steps and minutes to the
+summary; the held-out split is the same (it comes from `--seed`), the batch order is reshuffled
+from the seed plus the steps already done, and the learning rate warms up again and decays over
+the new steps (AdamW's moments are not saved: the overlay is float16 weights only).
 
 Seeded and reproducible on one thread (the corpus order, the held-out split and the masking all
 come from `--seed`); wall time depends on the machine.
@@ -141,6 +147,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--bench", type=int, default=0, help="time this many steps and exit (no saving)")
+    parser.add_argument("--resume", action="store_true", help="continue from the overlay and summary in --out")
     args = parser.parse_args()
 
     import torch
@@ -165,6 +172,20 @@ def main() -> None:
     head = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("cls.")]
     layers = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("cls.")]
 
+    done_steps, done_minutes = 0, 0.0
+    if args.resume:
+        from safetensors.torch import load_file
+
+        saved = load_file(str(args.out / "overlay.safetensors"))
+        params = dict(model.named_parameters())
+        assert set(saved) == {n for n, p in params.items() if p.requires_grad}, "overlay does not match --layers"
+        with torch.no_grad():
+            for name, value in saved.items():
+                params[name].copy_(value.to(params[name].dtype))
+        previous = json.loads((args.out / "summary.json").read_text())
+        done_steps, done_minutes = previous["steps"], previous["minutes"]
+        first_before = previous["held_out_loss_before"]
+
     texts = wordnet_texts()
     train, held = split(texts, args.seed, args.held_out)
     collator = DataCollatorForLanguageModeling(tokenizer, mlm=True, mlm_probability=0.15)
@@ -173,13 +194,15 @@ def main() -> None:
 
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "train_log.txt"
-    log = open(log_path if not args.bench else "/dev/null", "w", encoding="utf-8")
+    log = open(log_path if not args.bench else "/dev/null", "a" if args.resume else "w", encoding="utf-8")
 
     def say(msg: str) -> None:
         print(msg, flush=True)
         log.write(msg + "\n")
         log.flush()
 
+    if args.resume:
+        say(f"--- resumed after step {done_steps} ({done_minutes} min): new warmup {args.warmup}, {args.steps} more steps")
     say(
         f"corpus: WordNet 3.0 glosses + examples, {len(texts)} texts; train {len(train)}, held out {len(held)} (seed {args.seed})"
     )
@@ -189,7 +212,7 @@ def main() -> None:
     say(f"step 0 held-out loss {before:.3f} (ppl {math.exp(before):.0f})")
     model.train()
     order = list(range(len(train)))
-    rng = random.Random(args.seed)
+    rng = random.Random(args.seed + done_steps)  # a resumed run does not replay the first run's batches
     rng.shuffle(order)
     cursor, step, started, running = 0, 0, time.perf_counter(), []
     while step < args.steps:
@@ -208,26 +231,28 @@ def main() -> None:
         optim.zero_grad(set_to_none=True)
         step += 1
         running.append(loss.item())
+        at = done_steps + step  # the step counted over every run of this head
         elapsed = time.perf_counter() - started
         if args.bench and step >= args.bench:
             print(f"{step} steps in {elapsed:.1f}s = {elapsed / step:.2f}s/step")
             return
         if step % 50 == 0:
-            say(
-                f"step {step} train loss {sum(running) / len(running):.3f} lr {sched.get_last_lr()[0]:.2e} {elapsed / 60:.1f} min"
-            )
+            say(f"step {at} train loss {sum(running) / len(running):.3f} lr {sched.get_last_lr()[0]:.2e} {elapsed / 60:.1f} min")
             running = []
         if step % args.eval_every == 0:
-            say(f"step {step} held-out loss (first 300) {evaluate(model, collator, tokenizer, held[:300], args.seed):.3f}")
+            say(f"step {at} held-out loss (first 300) {evaluate(model, collator, tokenizer, held[:300], args.seed):.3f}")
             save_overlay(model, args.out)  # a checkpoint: the run can be stopped at any time
             say("checkpoint saved")
         if elapsed > args.minutes * 60:
-            say(f"time budget reached at step {step}")
+            say(f"time budget reached at step {at}")
             break
     minutes = (time.perf_counter() - started) / 60
     after = evaluate(model, collator, tokenizer, held, args.seed)
+    if args.resume:
+        before = first_before  # the summary compares the finished head with the untrained one
+        step, minutes = done_steps + step, done_minutes + minutes
     hits, shown = hit_at_5(model, tokenizer, EVERYDAY_PROBES)
-    say(f"done: {step} steps in {minutes:.1f} min; held-out loss {before:.3f} -> {after:.3f} (ppl {math.exp(after):.1f})")
+    say(f"done: {step} steps in {minutes:.1f} min in all; held-out loss {before:.3f} -> {after:.3f} (ppl {math.exp(after):.1f})")
     say(f"hit@5 on {len(EVERYDAY_PROBES)} everyday probes: {hits}")
     for text, top in shown:
         say(f"  {text}  ->  {' '.join(top)}")

@@ -165,7 +165,7 @@ def tiny_glove() -> LoadedModel:
     return LoadedModel(_spec("tiny-glove", "static", "GloVe"), vectors, None, "cpu")
 
 
-def tiny_elmo_options(filters=((1, 4), (2, 8), (3, 8))):
+def tiny_elmo_options(filters=((1, 4), (2, 8), (3, 8)), activation="relu", lstm_dim=16, projection_dim=8):
     """ELMo sizes small enough for unit tests (AllenNLP's layout: char CNN, highway, 2-layer projected biLSTM)."""
     from playground.elmo import ElmoOptions
 
@@ -173,11 +173,11 @@ def tiny_elmo_options(filters=((1, 4), (2, 8), (3, 8))):
         char_embed_dim=4,
         filters=filters,
         n_highway=1,
-        activation="relu",
+        activation=activation,
         max_chars=50,
         n_characters=262,
-        lstm_dim=16,
-        projection_dim=8,
+        lstm_dim=lstm_dim,
+        projection_dim=projection_dim,
         n_layers=2,
         cell_clip=3.0,
         proj_clip=3.0,

@@ -143,6 +143,14 @@ def probes_figure(cases: Sequence[str], p_is_next: Sequence[float], is_next: str
     return base_layout(fig, height=80 + 50 * len(cases))
 
 
+def _arrow(fig: go.Figure, tail: tuple[float, float], head: tuple[float, float], color: str, width: float = 1) -> None:
+    """An arrow from `tail` to `head` in data coordinates (a text-less Plotly annotation)."""
+    fig.add_annotation(
+        x=head[0], y=head[1], ax=tail[0], ay=tail[1], xref="x", yref="y", axref="x", ayref="y",
+        showarrow=True, arrowhead=2, arrowwidth=width, arrowcolor=color, text="",
+    )  # fmt: skip
+
+
 def head_figure(
     panels: Sequence[dict], hidden_title: str, height_per_panel: int = 190,
 ) -> go.Figure:  # fmt: skip
@@ -182,20 +190,7 @@ def head_figure(
             fig.add_annotation(
                 x=i, y=base + 1.1, text=f"h<sub>{i}</sub>", showarrow=False, font=dict(size=11, color="white" if on else "#555")
             )
-            fig.add_annotation(
-                x=i,
-                y=base + 0.75,
-                ax=i,
-                ay=base + 0.3,
-                xref="x",
-                yref="y",
-                axref="x",
-                ayref="y",
-                showarrow=True,
-                arrowhead=2,
-                arrowcolor="#bbb",
-                text="",
-            )
+            _arrow(fig, (i, base + 0.3), (i, base + 0.75), "#bbb")
         if feeds == "first":
             fig.add_shape(
                 type="rect", x0=1, x1=width - 0.5, y0=base + 1.9, y1=base + 2.6, fillcolor="#f7f7f7", line=dict(color=PALETTE[2])
@@ -203,21 +198,7 @@ def head_figure(
             fig.add_annotation(
                 x=(width + 0.5) / 2, y=base + 2.25, text=html.escape(panel["head"]), showarrow=False, font=dict(size=12)
             )
-            fig.add_annotation(
-                x=1,
-                y=base + 2.25,
-                ax=0,
-                ay=base + 1.45,
-                xref="x",
-                yref="y",
-                axref="x",
-                ayref="y",
-                showarrow=True,
-                arrowhead=2,
-                arrowwidth=2,
-                arrowcolor=PALETTE[2],
-                text="",
-            )
+            _arrow(fig, (0, base + 1.45), (1, base + 2.25), PALETTE[2], width=2)
             fig.add_annotation(
                 x=width - 0.4,
                 y=base + 2.25,

@@ -61,7 +61,9 @@ def _link(page, **params):
 def _summary(page, contains: str = "") -> str:
     box = page.locator("#masking-summary")
     page.wait_for_function(
-        "([sel, s]) => { const e = document.querySelector(sel); return e && e.innerText.trim() && e.innerText.includes(s); }",
+        # ...and no run is pending on it (Gradio writes "processing | 0.1s" into the box while one is)
+        "([sel, s]) => { const e = document.querySelector(sel); return e && e.innerText.trim() && e.innerText.includes(s)"
+        " && !e.innerText.includes('processing |') && !e.querySelector('.progress-text, .eta-bar'); }",
         arg=["#masking-summary", contains],
         timeout=60_000,
     )

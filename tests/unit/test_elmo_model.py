@@ -7,29 +7,16 @@ import torch
 from playground.elmo import (
     ElmoBiLm,
     ElmoModel,
-    ElmoOptions,
     bilm_predictions,
     bilm_predictions_batch,
     embed,
     load_elmo,
     save_weights,
 )
+from tests.tiny_models import tiny_elmo_options
 
 VOCAB = ("<S>", "</S>", "<UNK>", "the", "river", "bank", "money", "a", "flows")
-OPTS = ElmoOptions(
-    char_embed_dim=4,
-    filters=((1, 4), (2, 8), (3, 8)),
-    n_highway=1,
-    activation="tanh",
-    max_chars=50,
-    n_characters=262,
-    lstm_dim=12,
-    projection_dim=6,
-    n_layers=2,
-    cell_clip=3.0,
-    proj_clip=3.0,
-    use_skip_connections=True,
-)
+OPTS = tiny_elmo_options(activation="tanh", lstm_dim=12, projection_dim=6)
 
 
 @pytest.fixture(scope="module")
