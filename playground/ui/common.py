@@ -192,7 +192,10 @@ def download_row(loc: Any, build: Callable[..., list[str]], inputs: list[Any], l
     """A "Prepare downloads" button and a file box: the files are built from the kept result only on click."""
     with gr.Row():
         button = loc.add(gr.Button(t("common.prepare_downloads"), size="sm", scale=0), value="common.prepare_downloads")
-        files = loc.add(gr.File(label=t(label_key), file_count="multiple", interactive=False, scale=4), label=label_key)
+        files = loc.add(
+            gr.File(label=t(label_key), file_count="multiple", interactive=False, scale=4, elem_classes="tp-downloads"),
+            label=label_key,
+        )
     button.click(build, inputs, files, api_visibility="private")
     return files
 

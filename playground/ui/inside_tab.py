@@ -251,8 +251,10 @@ def build_tab(ui: UIContext) -> Any:
     inputs = [view, text_a, text_b, emb_model, base, E, share, nsp_text, seed, budget, source, ui.lang, kept]
     clicked = run.click(show, inputs, outputs, api_visibility="private")
     clicked.then(lambda: None, None, files, api_visibility="private")
-    for trigger in (E.release, share.input, base.input):
+    recounts = [
         trigger(recount, [base, E, share, ui.lang, kept], outputs, api_visibility="private")
+        for trigger in (E.release, share.input, base.input)
+    ]
     ui.lang.change(relabel, [kept, ui.lang], outputs, api_visibility="private")
     gr.api(inside_embeddings_api, api_name="inside_embeddings")
     gr.api(inside_params_api, api_name="inside_params")
@@ -265,6 +267,6 @@ def build_tab(ui: UIContext) -> Any:
         ui,
     )  # fmt: skip
     linked = shared.restored.change(show, inputs, outputs, api_visibility="private")
-    reveal_after([clicked, linked], None, [files_area])
+    reveal_after([clicked, linked, *recounts], None, [files_area])  # a slider's recount is a result too
     shared.restored.change(lambda v: [gr.update(visible=v == name) for name in VIEWS], view, columns, api_visibility="private")
     return shared
