@@ -47,10 +47,8 @@ def no_boxes_but_hints(page, word: str) -> dict:
 
 
 def wait_for_result(page, timeout: int = 180_000) -> None:
-    """A table cell with text, or a drawn plot, in the open tab; then no hint left there."""
-    page.locator("[role=tabpanel] [role=gridcell], [role=tabpanel] .js-plotly-plot").filter(
-        has_text=re.compile(r"\S")
-    ).first.wait_for(timeout=timeout)
+    """A drawn plot in the open tab (tables fill a moment earlier); then no hint left there."""
+    page.locator("[role=tabpanel] .js-plotly-plot").first.wait_for(timeout=timeout)
     page.wait_for_function("() => ![...document.querySelectorAll('.tp-hint')].some(e => e.offsetParent !== null)")
 
 
@@ -74,6 +72,7 @@ def test_a_run_hides_the_hint_and_shows_the_result(page):
     page.wait_for_function("() => ![...document.querySelectorAll('.tp-hint')].some(e => e.offsetParent !== null)")
     found = page.evaluate(BOXES)
     assert found["plots"] > 0 and found["tables"] > 0 and found["files"] > 0 and not found["hints"], found
+    save_screenshot(page, "hint-after-run-fill_mask")
 
 
 def test_a_language_switch_relabels_the_hint(page):
@@ -91,6 +90,7 @@ def test_a_refused_run_keeps_the_hint(page):
     page.locator(".toast-body.error").first.wait_for(timeout=60_000)
     assert "empty" in page.locator(".toast-body.error").first.inner_text()
     no_boxes_but_hints(page, "Press")
+    save_screenshot(page, "hint-refused-mlm_lab")
 
 
 @pytest.mark.parametrize(
@@ -106,6 +106,7 @@ def test_a_link_that_runs_its_view_shows_the_result(page, query):
     wait_for_result(page)
     found = page.evaluate(BOXES)
     assert found["plots"] > 0 and found["files"] > 0 and not found["hints"], found
+    save_screenshot(page, f"hint-link-{query.split('&')[0][4:]}")
 
 
 def test_every_sub_view_has_its_hint(page):
