@@ -11,6 +11,8 @@ from playground.serialize import jsonable
 from playground.ui.attention_render import matrix_csv, render
 from playground.ui.common import (
     download_row,
+    result_hint,
+    reveal_after,
     export_file,
     export_figure_html,
     export_json,
@@ -119,13 +121,16 @@ def build_tab(ui: UIContext) -> dict:
             gr.Slider(0, att.MAX_TOKENS - 1, value=0, step=1, label=t("attention.row_start"), visible=False),
             label="attention.row_start",
         )
-    info = gr.Markdown(elem_id="attention-info")
-    plot = gr.Plot(show_label=False, elem_id="attention-plot")
+    hint = result_hint(loc, "attention.hint")
+    with gr.Column(visible=False) as result_area:  # no empty plot box before a run
+        info = gr.Markdown(elem_id="attention-info")
+        plot = gr.Plot(show_label=False, elem_id="attention-plot")
     plot2 = gr.Plot(show_label=False, visible=False)
     image = gr.Image(format="png", interactive=False, show_label=False, visible=False, elem_id="attention-overview")
     step = gr.Markdown(visible=False, elem_id="attention-step")
     inputs = [model, text, text_b, view, layer, head, query, row_start, other, ui.lang, *token_of(ui)]
-    download_row(loc, _exports, inputs, label_key="attention.files")  # built on click, from the cached maps
+    with gr.Column(visible=False) as files_area:
+        download_row(loc, _exports, inputs, label_key="attention.files")  # built on click, from the cached maps
     unavailable_panel(KINDS, loc)
 
     outputs = [info, plot, plot2, image, step, layer, head, query, row_start]
@@ -167,9 +172,8 @@ def build_tab(ui: UIContext) -> dict:
         with friendly_errors(lang):
             return jsonable(att.run_attention(request, load=lambda key: load_model(key, lang), gpu=on_gpu))
 
-    shown = gr.State(False)  # whether this user has a result on screen
-    for event in (run.click, text.submit):
-        event(show, inputs, outputs, api_visibility="private").success(lambda: True, None, shown, api_visibility="private")
+    shown = gr.State(None)  # True once this user has a result on screen
+    runs = [event(show, inputs, outputs, api_visibility="private") for event in (run.click, text.submit)]
     # A language switch redraws what is on screen from the cache; before any run it does nothing.
     ui.lang.change(
         lambda has, *args: show(*args, progress=None) if has else [gr.update()] * len(outputs),
@@ -208,7 +212,8 @@ def build_tab(ui: UIContext) -> dict:
     with gr.Column(elem_id="attention-share"):
         shared = share_link_row("attention", params, ui)
     # A link fills the inputs, then runs the view with them (layer 3, head 7 stay layer 3, head 7).
-    shared.restored.change(show, inputs, outputs, api_visibility="private").success(
-        lambda: True, None, shown, api_visibility="private"
-    )
+    runs.append(shared.restored.change(show, inputs, outputs, api_visibility="private"))
+    for event in runs:
+        event.success(lambda: True, None, shown, api_visibility="private")
+    reveal_after(runs, hint, [result_area, files_area])
     return shared

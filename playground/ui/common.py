@@ -203,6 +203,27 @@ def download_row(loc: Any, build: Callable[..., list[str]], inputs: list[Any], l
     """A "Prepare downloads" button and a file box: the files are built from the kept result only on click."""
     with gr.Row():
         button = loc.add(gr.Button(t("common.prepare_downloads"), size="sm", scale=0), value="common.prepare_downloads")
-        files = loc.add(gr.File(label=t(label_key), file_count="multiple", interactive=False, scale=4), label=label_key)
+        files = loc.add(
+            gr.File(label=t(label_key), file_count="multiple", interactive=False, scale=4, elem_classes="tp-downloads"),
+            label=label_key,
+        )
     button.click(build, inputs, files, api_visibility="private")
     return files
+
+
+def result_hint(loc: Any, key: str) -> Any:
+    """Before a first run: a short "press <button> to see <what>" line (relabelled on a language switch)."""
+    return loc.add(gr.Markdown(t(key, "en"), elem_classes="tp-hint", elem_id=key.replace(".", "-")), value=key)
+
+
+def reveal_after(events: list[Any], hint: Any | None, areas: list[Any]) -> None:
+    """Hide `hint` and show `areas` (result boxes hidden until there is a result) once one of `events` succeeds.
+
+    Chained on the run events themselves (`.success`), so a failed run leaves the hint, and nothing depends on
+    a State's change detection.
+    """
+    out = ([hint] if hint is not None else []) + list(areas)
+    updates = ([gr.update(visible=False)] if hint is not None else []) + [gr.update(visible=True)] * len(areas)
+    result = updates[0] if len(updates) == 1 else tuple(updates)  # Gradio wants a bare value for one output
+    for event in events:
+        event.success(lambda: result, None, out, api_visibility="private", queue=False)

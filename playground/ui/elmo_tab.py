@@ -23,6 +23,8 @@ from playground.ui.common import (
     load_model,
     model_choices,
     on_gpu,
+    result_hint,
+    reveal_after,
     unavailable_panel,
 )
 from playground.ui.i18n import choices, t
@@ -195,10 +197,12 @@ def build_tab(ui) -> Any:
                         label="elmo.mix.gamma",
                     )
             mix_run = loc.add(gr.Button(t("elmo.mix.run"), variant="primary", elem_id="elmo-mix-run"), value="elmo.mix.run")
-            weights_md = gr.Markdown(elem_id="elmo-weights")
-            mix_reading = gr.Markdown(elem_id="elmo-mix-reading")
-            mix_plot = gr.Plot(elem_id="elmo-mix-plot")
-            mix_prov = gr.Markdown()
+            mix_hint = result_hint(loc, "elmo.mix.press")
+            with gr.Column(visible=False) as mix_area:  # no empty plot before a first run
+                weights_md = gr.Markdown(elem_id="elmo-weights")
+                mix_reading = gr.Markdown(elem_id="elmo-mix-reading")
+                mix_plot = gr.Plot(elem_id="elmo-mix-plot")
+                mix_prov = gr.Markdown()
 
         with loc.add(gr.Tab(t("elmo.view.bilm"), id="elmo-bilm", elem_id="elmo-view-bilm"), label="elmo.view.bilm"):
             loc.add(gr.Markdown(t("elmo.bilm.hint")), value="elmo.bilm.hint")
@@ -208,20 +212,27 @@ def build_tab(ui) -> Any:
                 )
                 top_k = loc.add(gr.Slider(1, 10, value=3, step=1, label=t("elmo.bilm.top_k"), scale=1), label="elmo.bilm.top_k")
             bilm_run = loc.add(gr.Button(t("elmo.bilm.run"), variant="primary", elem_id="elmo-bilm-run"), value="elmo.bilm.run")
-            bilm_reading = gr.Markdown(elem_id="elmo-bilm-reading")
-            bilm_table = gr.Dataframe(headers=render.bilm_headers("en"), interactive=False, elem_id="elmo-bilm-table", wrap=True)
-            bilm_plot = gr.Plot(elem_id="elmo-bilm-plot")
-            bilm_prov = gr.Markdown()
+            bilm_hint = result_hint(loc, "elmo.bilm.press")
+            with gr.Column(visible=False) as bilm_area:  # no header-only table or empty plot before a first run
+                bilm_reading = gr.Markdown(elem_id="elmo-bilm-reading")
+                bilm_table = gr.Dataframe(
+                    headers=render.bilm_headers("en"), interactive=False, elem_id="elmo-bilm-table", wrap=True
+                )
+                bilm_plot = gr.Plot(elem_id="elmo-bilm-plot")
+                bilm_prov = gr.Markdown()
 
         with loc.add(gr.Tab(t("elmo.view.oov"), id="elmo-oov", elem_id="elmo-view-oov"), label="elmo.view.oov"):
             loc.add(gr.Markdown(t("elmo.oov.hint")), value="elmo.oov.hint")
             words = loc.add(gr.Textbox(DEFAULT_OOV, label=t("elmo.oov.words"), max_lines=1), label="elmo.oov.words")
             oov_run = loc.add(gr.Button(t("elmo.oov.run"), variant="primary", elem_id="elmo-oov-run"), value="elmo.oov.run")
-            oov_reading = gr.Markdown(elem_id="elmo-oov-reading")
-            oov_table = gr.Dataframe(headers=render.oov_headers("en"), interactive=False, elem_id="elmo-oov-table", wrap=True)
-            oov_prov = gr.Markdown()
+            oov_hint = result_hint(loc, "elmo.oov.press")
+            with gr.Column(visible=False) as oov_area:  # no header-only table before a first run
+                oov_reading = gr.Markdown(elem_id="elmo-oov-reading")
+                oov_table = gr.Dataframe(headers=render.oov_headers("en"), interactive=False, elem_id="elmo-oov-table", wrap=True)
+                oov_prov = gr.Markdown()
 
-    download_row(loc, exports, [mix_state, bilm_state, oov_state, ui.lang], label_key="elmo.exports")
+    with gr.Column(visible=False) as files_area:  # no empty downloads box before any view has a result
+        download_row(loc, exports, [mix_state, bilm_state, oov_state, ui.lang], label_key="elmo.exports")
 
     mix_inputs = [model, word, sentences, *sliders, gamma, ui.lang]
     mix_outputs = [weights_md, mix_reading, mix_plot, mix_prov]
@@ -233,9 +244,10 @@ def build_tab(ui) -> Any:
         return show_mix(result, previous, lang)
 
     def run_mix(trigger):
-        trigger(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private").success(
+        shown = trigger(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private").success(
             redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private"
         )
+        reveal_after([shown], mix_hint, [mix_area, files_area])
 
     run_mix(mix_run.click)
     for s in (*sliders, gamma):
@@ -244,27 +256,32 @@ def build_tab(ui) -> Any:
     def use_preset(key):
         return [gr.update(value=v) for v in PRESETS.get(key, PRESETS["equal"])]
 
-    preset.input(use_preset, preset, sliders, api_visibility="private", queue=False).then(
-        mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private"
-    ).success(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private")
+    preset_shown = (
+        preset.input(use_preset, preset, sliders, api_visibility="private", queue=False)
+        .then(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private")
+        .success(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private")
+    )
+    reveal_after([preset_shown], mix_hint, [mix_area, files_area])
 
     bilm_outputs = [bilm_reading, bilm_table, bilm_plot, bilm_prov]
 
     def bilm_event(model, sentence, k, lang, progress=gr.Progress()):
         return bilm(model, sentence, k, lang, progress)
 
-    bilm_run.click(bilm_event, [model, sentence, top_k, ui.lang], bilm_state, api_visibility="private").success(
+    bilm_shown = bilm_run.click(bilm_event, [model, sentence, top_k, ui.lang], bilm_state, api_visibility="private").success(
         show_bilm, [bilm_state, model, ui.lang], bilm_outputs, api_visibility="private"
     )
+    reveal_after([bilm_shown], bilm_hint, [bilm_area, files_area])
 
     oov_outputs = [oov_reading, oov_table, oov_prov]
 
     def oov_event(model, w, lang, progress=gr.Progress()):
         return oov(model, w, lang, progress)
 
-    oov_run.click(oov_event, [model, words, ui.lang], oov_state, api_visibility="private").success(
+    oov_shown = oov_run.click(oov_event, [model, words, ui.lang], oov_state, api_visibility="private").success(
         show_oov, [oov_state, model, ui.lang], oov_outputs, api_visibility="private"
     )
+    reveal_after([oov_shown], oov_hint, [oov_area, files_area])
 
     # A language switch redraws the kept results; nothing is recomputed.
     ui.lang.change(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private")

@@ -16,7 +16,17 @@ from playground.availability import available_specs
 from playground.fill_mask import KINDS, FillMaskRequest, FillMaskRun, default_models, run_fill_mask
 from playground.fill_mask_data import MAX_TOP_K
 from playground.ui import fill_mask_render as render
-from playground.ui.common import check_keys, download_row, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
+from playground.ui.common import (
+    check_keys,
+    download_row,
+    friendly_errors,
+    load_model,
+    model_choices,
+    on_gpu,
+    result_hint,
+    reveal_after,
+    unavailable_panel,
+)
 from playground.ui.i18n import UIContext, t
 from playground.ui.lab_models import model_menu, session_for, token_of
 from playground.ui.share import share_link_row
@@ -121,16 +131,21 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")
     loc.add(gr.Markdown(t("fill_mask.causal_note", "en")), value="fill_mask.causal_note")
     unavailable_panel(KINDS, loc)
-    plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en")), label="fill_mask.plot")
-    info = gr.Markdown(elem_classes="tp-provenance")
-    table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")
-    last = gr.State(None)  # this user's last FillMaskRun: redrawn on a language switch, exported on demand
-    files = download_row(loc, render.downloads, [last, ui.lang], label_key="fill_mask.exports")
+    hint = result_hint(loc, "fill_mask.hint")
+    with gr.Column(visible=False) as result_area:  # no empty plot, header-only table or downloads box before a run
+        plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en")), label="fill_mask.plot")
+        info = gr.Markdown(elem_classes="tp-provenance")
+        table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")
+        last = gr.State(None)  # this user's last FillMaskRun: redrawn on a language switch, exported on demand
+        files = download_row(loc, render.downloads, [last, ui.lang], label_key="fill_mask.exports")
     inputs, outputs = [text, models, top_k, ui.lang, *token_of(ui)], [plot, table, info, files, last]
-    run.click(run_view, inputs, outputs, api_visibility="private")
-    text.submit(run_view, inputs, outputs, api_visibility="private")
+    runs = [
+        run.click(run_view, inputs, outputs, api_visibility="private"),
+        text.submit(run_view, inputs, outputs, api_visibility="private"),
+    ]
     ui.lang.change(rerun_in, [last, ui.lang], outputs, api_visibility="private")
     gr.api(fill_mask_api, api_name="fill_mask")
     shared = share_link_row("fill_mask", {"text": text, "models": models, "top_k": top_k}, ui)
-    shared.restored.change(run_view, inputs, outputs, api_visibility="private")  # a link shows its result, not just its inputs
+    runs.append(shared.restored.change(run_view, inputs, outputs, api_visibility="private"))  # a link shows its result too
+    reveal_after(runs, hint, [result_area])
     return shared

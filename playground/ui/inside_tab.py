@@ -18,7 +18,16 @@ from playground.inside.params import ParamsRequest, run_params
 from playground.registry import get_spec
 from playground.serialize import jsonable
 from playground.ui import inside_render as render
-from playground.ui.common import download_row, export_figure_html, export_json, friendly_errors, load_model, model_choices, on_gpu
+from playground.ui.common import (
+    download_row,
+    export_figure_html,
+    export_json,
+    friendly_errors,
+    load_model,
+    model_choices,
+    on_gpu,
+    reveal_after,
+)
 from playground.ui.i18n import UIContext, choices, t
 from playground.ui.share import share_link_row
 
@@ -181,7 +190,7 @@ def build_tab(ui: UIContext) -> Any:
                 choices=_embedding_choices,
             )
         emb_out = [
-            loc.add(gr.Markdown(t("inside.emb.hint")), value="inside.emb.hint"),
+            loc.add(gr.Markdown(t("inside.emb.hint"), elem_classes="tp-hint"), value="inside.emb.hint"),
             gr.Plot(show_label=False, visible=False, elem_id="inside-emb-plot"),
             gr.Markdown(elem_id="inside-emb-info"),
         ]
@@ -200,7 +209,7 @@ def build_tab(ui: UIContext) -> Any:
             E = loc.add(gr.Slider(16, 1024, value=128, step=16, label=t("inside.params.E")), label="inside.params.E")
             share = loc.add(gr.Checkbox(True, label=t("inside.params.share")), label="inside.params.share")
         params_out = [
-            loc.add(gr.Markdown(t("inside.params.hint")), value="inside.params.hint"),
+            loc.add(gr.Markdown(t("inside.params.hint"), elem_classes="tp-hint"), value="inside.params.hint"),
             gr.Plot(show_label=False, visible=False, elem_id="inside-params-plot"),
             gr.Markdown(elem_id="inside-params-info"),
             gr.Dataframe(interactive=False, visible=False, wrap=True, elem_id="inside-params-table"),
@@ -218,7 +227,7 @@ def build_tab(ui: UIContext) -> Any:
                 )
                 budget = loc.add(gr.Slider(8, 128, value=32, step=1, label=t("inside.nsp.budget")), label="inside.nsp.budget")
         nsp_out = [
-            loc.add(gr.Markdown(t("inside.nsp.hint")), value="inside.nsp.hint"),
+            loc.add(gr.Markdown(t("inside.nsp.hint"), elem_classes="tp-hint"), value="inside.nsp.hint"),
             gr.Markdown(elem_id="inside-nsp-top"),
             gr.Plot(show_label=False, visible=False, elem_id="inside-nsp-layout"),
             gr.Plot(show_label=False, visible=False, elem_id="inside-nsp-probes"),
@@ -227,21 +236,25 @@ def build_tab(ui: UIContext) -> Any:
     with gr.Column(visible=False, elem_id="inside-heads") as col_heads:
         source = loc.add(gr.Dropdown(sources(), value="bert-base", label=t("inside.heads.source")), label="inside.heads.source")
         heads_out = [
-            loc.add(gr.Markdown(t("inside.heads.hint")), value="inside.heads.hint"),
+            loc.add(gr.Markdown(t("inside.heads.hint"), elem_classes="tp-hint"), value="inside.heads.hint"),
             gr.Plot(show_label=False, visible=False, elem_id="inside-heads-plot"),
             gr.Markdown(elem_id="inside-heads-info"),
             gr.Dataframe(interactive=False, visible=False, wrap=True, elem_id="inside-heads-table"),
         ]
     kept = gr.State({})  # this user's last result per view: redrawn on a language switch, exported on demand
-    files = download_row(loc, downloads, [view, kept, ui.lang], label_key="inside.exports")
+    with gr.Column(visible=False) as files_area:  # no empty downloads box before a result (each view has its hint)
+        files = download_row(loc, downloads, [view, kept, ui.lang], label_key="inside.exports")
 
     columns = [col_emb, col_params, col_nsp, col_heads]
     view.change(lambda v: [gr.update(visible=v == name) for name in VIEWS], view, columns, api_visibility="private", queue=False)
     outputs = emb_out + params_out + nsp_out + heads_out + [kept]
     inputs = [view, text_a, text_b, emb_model, base, E, share, nsp_text, seed, budget, source, ui.lang, kept]
-    run.click(show, inputs, outputs, api_visibility="private").then(lambda: None, None, files, api_visibility="private")
-    for trigger in (E.release, share.input, base.input):
+    clicked = run.click(show, inputs, outputs, api_visibility="private")
+    clicked.then(lambda: None, None, files, api_visibility="private")
+    recounts = [
         trigger(recount, [base, E, share, ui.lang, kept], outputs, api_visibility="private")
+        for trigger in (E.release, share.input, base.input)
+    ]
     ui.lang.change(relabel, [kept, ui.lang], outputs, api_visibility="private")
     gr.api(inside_embeddings_api, api_name="inside_embeddings")
     gr.api(inside_params_api, api_name="inside_params")
@@ -253,6 +266,7 @@ def build_tab(ui: UIContext) -> Any:
          "text": nsp_text, "seed": seed, "budget": budget, "source": source},
         ui,
     )  # fmt: skip
-    shared.restored.change(show, inputs, outputs, api_visibility="private")
+    linked = shared.restored.change(show, inputs, outputs, api_visibility="private")
+    reveal_after([clicked, linked, *recounts], None, [files_area])  # a slider's recount is a result too
     shared.restored.change(lambda v: [gr.update(visible=v == name) for name in VIEWS], view, columns, api_visibility="private")
     return shared

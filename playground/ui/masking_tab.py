@@ -13,7 +13,16 @@ from playground.masking.checks import MAX_SEED
 from playground.masking.stats import MAX_DRAWS
 from playground.registry import get_spec
 from playground.serialize import jsonable
-from playground.ui.common import download_row, friendly_errors, label_in, load_model, model_choices, unavailable_panel
+from playground.ui.common import (
+    download_row,
+    friendly_errors,
+    label_in,
+    load_model,
+    model_choices,
+    result_hint,
+    reveal_after,
+    unavailable_panel,
+)
 from playground.ui.i18n import t
 from playground.ui.masking_render import export_files, render
 from playground.ui.share import share_link_row
@@ -158,9 +167,11 @@ def build_tab(ui) -> dict:
                 choices=generator_choices,
             )
     run = loc.add(gr.Button(t("masking.run"), variant="primary", elem_id="masking-run"), value="masking.run")
-    summary = gr.Markdown(elem_id="masking-summary")
-    grid = gr.Plot(elem_id="masking-grid")
-    matrices = gr.Plot(elem_id="masking-matrices", visible=False)
+    hint = result_hint(loc, "masking.hint")
+    with gr.Column(visible=False) as result_area:  # no empty boxes before the first run
+        summary = gr.Markdown(elem_id="masking-summary")
+        grid = gr.Plot(elem_id="masking-grid")
+        matrices = gr.Plot(elem_id="masking-matrices", visible=False)
     with loc.add(gr.Accordion(t("masking.stats"), open=True), label="masking.stats"):
         with gr.Row():
             draws = loc.add(
@@ -170,15 +181,18 @@ def build_tab(ui) -> dict:
         stats_md = gr.Markdown(elem_id="masking-stats")
         stats_fig = gr.Plot(elem_id="masking-stats-plot", visible=False)
     kept = gr.State(None)  # this user's last MaskingRun: a language switch redraws it, downloads are built from it
-    files = download_row(loc, export_files, [kept, ui.lang], label_key="masking.exports")
-    with loc.add(gr.Accordion(t("masking.json"), open=False), label="masking.json"):
-        data = gr.JSON()
+    with gr.Column(visible=False) as files_area:
+        files = download_row(loc, export_files, [kept, ui.lang], label_key="masking.exports")
+        with loc.add(gr.Accordion(t("masking.json"), open=False), label="masking.json"):
+            data = gr.JSON()
     no_draws = gr.Number(0, visible=False)
 
     inputs = [text, model, strategy, seed, p, pm, pr, epochs, prefix, generator]
     outputs = [summary, grid, matrices, stats_md, stats_fig, data, kept, files]
-    run.click(run_view, inputs + [no_draws, ui.lang], outputs, api_visibility="private")
-    run_stats.click(run_view, inputs + [draws, ui.lang], outputs, api_visibility="private")
+    runs = [
+        run.click(run_view, inputs + [no_draws, ui.lang], outputs, api_visibility="private"),
+        run_stats.click(run_view, inputs + [draws, ui.lang], outputs, api_visibility="private"),
+    ]
     # A language switch redraws the kept run, statistics included: no model and no draw runs again.
     ui.lang.change(
         lambda run, lang: [gr.update()] * 6 if run is None else _view(run, lang),
@@ -202,5 +216,6 @@ def build_tab(ui) -> dict:
     }
     shared = share_link_row("masking", params, ui)
     # A link fills the inputs, then changes this trigger: the view runs on what the link restored (one draw, as "Mask it").
-    shared.restored.change(run_view, inputs + [no_draws, ui.lang], outputs, api_visibility="private")
+    runs.append(shared.restored.change(run_view, inputs + [no_draws, ui.lang], outputs, api_visibility="private"))
+    reveal_after(runs, hint, [result_area, files_area])
     return shared

@@ -21,7 +21,7 @@ from playground.mlm_lab.lab import LabRequest
 from playground.mlm_lab.runner import RUNNER, SESSION_MODELS, Job, drop_session, new_session_token, session_model
 from playground.mlm_lab.training import MAX_SECONDS, MAX_STEPS, BATCH_SIZE, LabSettings, check_settings
 from playground.ui import mlm_lab_render as render
-from playground.ui.common import export_file, friendly_errors, load_model, model_choices
+from playground.ui.common import export_file, friendly_errors, load_model, model_choices, result_hint, reveal_after
 from playground.ui.share import Shared, share_link_row
 from playground.ui.i18n import UIContext, t
 
@@ -60,6 +60,11 @@ def _request(text: str, base, whole_word, prob, lr, steps, seconds, seed, lang: 
 
         check_base(settings.base)
     return LabRequest(text, settings)
+
+
+def check_request(source, pasted, upload, base, whole_word, prob, lr, steps, seconds, seed, lang) -> None:
+    """Refuse a bad corpus or settings before the training is queued (cheap; train_stream checks again)."""
+    _request(corpus_text(source, pasted, upload, lang), base, whole_word, prob, lr, steps, seconds, seed, lang)
 
 
 def _raise(job: Job, lang: str) -> None:
@@ -280,46 +285,48 @@ def build_tab(ui: UIContext) -> Shared:
                     gr.Button(t("mlm_lab.cancel", "en"), variant="stop", elem_id="mlm-lab-cancel"), value="mlm_lab.cancel"
                 )
     state = gr.Markdown(elem_id="mlm-lab-status")
-    plot = loc.add(gr.Plot(label=t("mlm_lab.loss_plot", "en"), elem_id="mlm-lab-curve"), label="mlm_lab.loss_plot")
-    loc.add(gr.Markdown(t("mlm_lab.curve_note", "en")), value="mlm_lab.curve_note")
-    summary = gr.Markdown(elem_id="mlm-lab-summary")
-    probes = loc.add(
-        gr.Dataframe(
-            label=t("mlm_lab.probes", "en"),
-            interactive=False,
-            wrap=True,
-            elem_id="mlm-lab-probes",
-            column_widths=["10%", "8%", "8%", "22%", "22%", "30%"],
-        ),
-        label="mlm_lab.probes",
-    )
-    domain_plot = loc.add(gr.Plot(label=t("mlm_lab.domain", "en")), label="mlm_lab.domain")
-    domain_note = gr.Markdown()
-    domain = loc.add(gr.Dataframe(label=t("mlm_lab.domain", "en"), interactive=False, wrap=True), label="mlm_lab.domain")
-    with loc.add(gr.Accordion(t("mlm_lab.try", "en"), open=True), label="mlm_lab.try"):
-        loc.add(
-            gr.Markdown(t("mlm_lab.model_note", "en", n=SESSION_MODELS.capacity)),
-            value=lambda lang: t("mlm_lab.model_note", lang, n=SESSION_MODELS.capacity),
+    hint = result_hint(loc, "mlm_lab.hint")
+    with gr.Column(visible=False) as result_area:  # no empty loss plot, probe tables or downloads box before a training
+        plot = loc.add(gr.Plot(label=t("mlm_lab.loss_plot", "en"), elem_id="mlm-lab-curve"), label="mlm_lab.loss_plot")
+        loc.add(gr.Markdown(t("mlm_lab.curve_note", "en")), value="mlm_lab.curve_note")
+        summary = gr.Markdown(elem_id="mlm-lab-summary")
+        probes = loc.add(
+            gr.Dataframe(
+                label=t("mlm_lab.probes", "en"),
+                interactive=False,
+                wrap=True,
+                elem_id="mlm-lab-probes",
+                column_widths=["10%", "8%", "8%", "22%", "22%", "30%"],
+            ),
+            label="mlm_lab.probes",
         )
-        with gr.Row():
-            probe_text = loc.add(
-                gr.Textbox(
-                    "Hepatitis is an inflammation of the [MASK].",
-                    label=t("mlm_lab.try", "en"),
-                    info=t("mlm_lab.try_info", "en"),
-                    scale=4,
-                ),
-                label="mlm_lab.try",
-                info="mlm_lab.try_info",
+        domain_plot = loc.add(gr.Plot(label=t("mlm_lab.domain", "en")), label="mlm_lab.domain")
+        domain_note = gr.Markdown()
+        domain = loc.add(gr.Dataframe(label=t("mlm_lab.domain", "en"), interactive=False, wrap=True), label="mlm_lab.domain")
+        with loc.add(gr.Accordion(t("mlm_lab.try", "en"), open=True), label="mlm_lab.try"):
+            loc.add(
+                gr.Markdown(t("mlm_lab.model_note", "en", n=SESSION_MODELS.capacity)),
+                value=lambda lang: t("mlm_lab.model_note", lang, n=SESSION_MODELS.capacity),
             )
-            compare_btn = loc.add(gr.Button(t("mlm_lab.try_run", "en"), scale=1), value="mlm_lab.try_run")
-        compared = gr.Dataframe(interactive=False, wrap=True)
-        with gr.Row():
-            zip_btn = loc.add(gr.Button(t("mlm_lab.download", "en"), size="sm", scale=0), value="mlm_lab.download")
-            files = loc.add(
-                gr.File(label=t("mlm_lab.downloads", "en"), file_count="multiple", interactive=False, scale=4),
-                label="mlm_lab.downloads",
-            )
+            with gr.Row():
+                probe_text = loc.add(
+                    gr.Textbox(
+                        "Hepatitis is an inflammation of the [MASK].",
+                        label=t("mlm_lab.try", "en"),
+                        info=t("mlm_lab.try_info", "en"),
+                        scale=4,
+                    ),
+                    label="mlm_lab.try",
+                    info="mlm_lab.try_info",
+                )
+                compare_btn = loc.add(gr.Button(t("mlm_lab.try_run", "en"), scale=1), value="mlm_lab.try_run")
+            compared = gr.Dataframe(interactive=False, wrap=True)
+            with gr.Row():
+                zip_btn = loc.add(gr.Button(t("mlm_lab.download", "en"), size="sm", scale=0), value="mlm_lab.download")
+                files = loc.add(
+                    gr.File(label=t("mlm_lab.downloads", "en"), file_count="multiple", interactive=False, scale=4),
+                    label="mlm_lab.downloads",
+                )
 
     # This session's key to its model (dropped when the session ends): the app's, shared with the menus of the
     # fill-mask and attention tabs (ui.lab_models), or the tab's own when it is built alone.
@@ -331,9 +338,14 @@ def build_tab(ui: UIContext) -> Shared:
 
     source.change(show_source, source, [sample_info, pasted, upload], api_visibility="private", queue=False)
     panels = [state, plot, summary, probes, domain_plot, domain_note, domain]
-    trained = train.click(lambda tok: tok or new_session_token(), token, token, api_visibility="private", queue=False).then(
+    settings = [source, pasted, upload, base, whole_word, prob, lr, steps, seconds, seed, ui.lang]
+    checked = train.click(lambda tok: tok or new_session_token(), token, token, api_visibility="private", queue=False).then(
+        check_request, settings, None, api_visibility="private", concurrency_limit=None
+    )
+    reveal_after([checked], hint, [result_area])  # a refused corpus keeps the hint; a queued or running training shows
+    trained = checked.success(
         train_stream,
-        [source, pasted, upload, base, whole_word, prob, lr, steps, seconds, seed, ui.lang, token],
+        [*settings, token],
         [*panels, token, last],
         api_visibility="private",
         concurrency_limit=None,  # the page only polls; the real limit is the runner's single slot

@@ -17,7 +17,17 @@ from playground.alignment import is_cjk
 from playground.embeddings import KINDS, VECTORS, PolysemyRequest, PolysemyRun, check_models, check_request, run_polysemy
 from playground.serialize import jsonable
 from playground.ui import polysemy_render as render
-from playground.ui.common import check_keys, download_row, friendly_errors, load_model, model_choices, on_gpu, unavailable_panel
+from playground.ui.common import (
+    check_keys,
+    download_row,
+    friendly_errors,
+    load_model,
+    model_choices,
+    on_gpu,
+    result_hint,
+    reveal_after,
+    unavailable_panel,
+)
 from playground.ui.i18n import choices, t
 from playground.errors import InputError
 from playground.ui.share import share_link_row
@@ -203,16 +213,19 @@ def build_tab(ui) -> dict:
             )
             unavailable_panel(ALL_KINDS, loc)
     run = loc.add(gr.Button(t("polysemy.run"), variant="primary", elem_id="polysemy-run"), value="polysemy.run")
-    reading = gr.Markdown(elem_id="polysemy-reading")
-    notes, prov = gr.Markdown(), gr.Markdown()
-    scatter = gr.Plot(elem_id="polysemy-scatter")
-    heatmap = gr.Plot(elem_id="polysemy-heatmap")
-    curve = gr.Plot(elem_id="polysemy-curve")
-    table = loc.add(
-        gr.Dataframe(headers=render.score_headers("en"), label=t("polysemy.scores"), interactive=False), label="polysemy.scores"
-    )
-    state = gr.State(None)  # this user's last PolysemyRun: redrawn on a language switch, exported on click
-    files = download_row(loc, render.exports, [state, ui.lang], label_key="polysemy.exports")
+    hint = result_hint(loc, "polysemy.hint")
+    with gr.Column(visible=False) as result_area:  # no empty plots, header-only table or downloads box before a run
+        reading = gr.Markdown(elem_id="polysemy-reading")
+        notes, prov = gr.Markdown(), gr.Markdown()
+        scatter = gr.Plot(elem_id="polysemy-scatter")
+        heatmap = gr.Plot(elem_id="polysemy-heatmap")
+        curve = gr.Plot(elem_id="polysemy-curve")
+        table = loc.add(
+            gr.Dataframe(headers=render.score_headers("en"), label=t("polysemy.scores"), interactive=False),
+            label="polysemy.scores",
+        )
+        state = gr.State(None)  # this user's last PolysemyRun: redrawn on a language switch, exported on click
+        files = download_row(loc, render.exports, [state, ui.lang], label_key="polysemy.exports")
     with loc.add(gr.Accordion(t("polysemy.api_json"), open=False, visible=False), label="polysemy.api_json") as raw:
         data = gr.JSON()
 
@@ -230,9 +243,11 @@ def build_tab(ui) -> dict:
     word.blur(lambda w, lang: _chinese_note(w, lang), [word, ui.lang], zh_note, api_visibility="private", queue=False)
     inputs = [word, sentences, keys, static_rows, layer, pooling, projection, dims, ui.lang]
     outputs = [reading, notes, prov, scatter, heatmap, curve, table, files, raw, data, layer]
-    run.click(run_event, inputs, state, api_visibility="private").success(
-        show, [state, ui.lang, layer], outputs, api_visibility="private"
-    )
+    runs = [
+        run.click(run_event, inputs, state, api_visibility="private").success(
+            show, [state, ui.lang, layer], outputs, api_visibility="private"
+        )
+    ]
     # A language switch redraws the kept result in the new language; nothing is recomputed.
     ui.lang.change(show, [state, ui.lang, layer], outputs, api_visibility="private")
     gr.api(polysemy_api, api_name="polysemy")
@@ -249,7 +264,10 @@ def build_tab(ui) -> dict:
     }
     shared = share_link_row("polysemy", params, ui)
     # Opening a link restores every input above, then runs them: the view shown is the one that was shared.
-    shared.restored.change(link_event, inputs, [state, preset], api_visibility="private").success(
-        show, [state, ui.lang, layer], outputs, api_visibility="private"
+    runs.append(
+        shared.restored.change(link_event, inputs, [state, preset], api_visibility="private").success(
+            show, [state, ui.lang, layer], outputs, api_visibility="private"
+        )
     )
+    reveal_after(runs, hint, [result_area])
     return shared

@@ -8,7 +8,7 @@ import gradio as gr
 
 from playground import sampling
 from playground.ui import sampling_run as run
-from playground.ui.common import download_row, model_choices, unavailable_panel
+from playground.ui.common import download_row, model_choices, result_hint, reveal_after, unavailable_panel
 from playground.ui.i18n import UIContext, t
 from playground.ui.share import share_link_row
 
@@ -83,12 +83,14 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         )
     info = gr.Markdown(elem_classes="tp-provenance")
     kept = gr.State(None)  # ("next_token" | "generation" | "temperatures", result): what the downloads are built from
-    with gr.Column(elem_id="sampling-files"):
+    hint = result_hint(loc, "sampling.hint")
+    with gr.Column(elem_id="sampling-files", visible=False) as files_area:  # no empty downloads box before a run
         download_row(loc, run.build_downloads, [kept, ui.lang], label_key="sampling.exports")
 
     _header(loc, "sampling.next_header")
-    next_plot = gr.Plot(show_label=False, elem_id="sampling-next-plot")
-    next_summary = gr.Markdown()
+    with gr.Column(visible=False) as next_area:
+        next_plot = gr.Plot(show_label=False, elem_id="sampling-next-plot")
+        next_summary = gr.Markdown()
 
     _header(loc, "sampling.generate_header")
     generated = gr.HTML(elem_id="sampling-generated")
@@ -103,7 +105,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         compare_button = loc.add(
             gr.Button(t("sampling.compare_button", "en"), elem_id="sampling-compare"), value="sampling.compare_button"
         )
-    compare_plot = gr.Plot(show_label=False, elem_id="sampling-compare-plot")
+    compare_plot = gr.Plot(show_label=False, elem_id="sampling-compare-plot", visible=False)
     compared = gr.HTML(elem_id="sampling-compared")
 
     _header(loc, "sampling.step_header")
@@ -116,7 +118,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             gr.Button(t("sampling.restart_button", "en"), elem_id="sampling-restart"), value="sampling.restart_button"
         )
     step_status = gr.Markdown(elem_id="sampling-step-status")
-    step_plot = gr.Plot(show_label=False, elem_id="sampling-step-plot")
+    step_plot = gr.Plot(show_label=False, elem_id="sampling-step-plot", visible=False)
     step_text = gr.HTML(elem_id="sampling-step-text")
     sampler = gr.State(None, time_to_live=run.STATE_TTL_S)  # per user, server-side: the prefix's KV cache and RNG
 
@@ -124,7 +126,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     next_result = gr.State(None)  # this user's next-token result on screen, redrawn on a language switch
     next_inputs, next_outputs = [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, kept, next_result]
     limits = dict(concurrency_id="sampling", concurrency_limit=run.CONCURRENCY, time_limit=run.EVENT_TIME_LIMIT_S)
-    next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
+    next_clicked = next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
     # A language switch redraws the kept next-token result (no model call); generated samples keep their language.
     ui.lang.change(
         lambda result, lang: run.render_next_token(result, lang) if result is not None else [gr.update()] * 3,
@@ -132,27 +134,29 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         [next_plot, next_summary, info],
         api_visibility="private",
     )
-    generate_button.click(
+    generated_event = generate_button.click(
         run.generate_view,
         [prompt, model, *settings, max_new, n_samples, seed, ui.lang],
         [generated, info, kept],
         api_visibility="private",
         **limits,
     )
-    compare_button.click(
+    compared_event = compare_button.click(
         run.compare_view,
         [prompt, model, *temps, top_k, top_p, max_new, seed, ui.lang],
         [compare_plot, compared, info, kept],
         api_visibility="private",
         **limits,
     )
-    step_button.click(
+    reveal_after([compared_event], None, [compare_plot])
+    stepped = step_button.click(
         run.step_view,
         [sampler, prompt, model, *settings, max_new, seed, ui.lang],
         [sampler, step_plot, step_text, step_status, info],
         api_visibility="private",
         **limits,
     )
+    reveal_after([stepped], None, [step_plot])
     restart_button.click(
         lambda: (None, None, "", ""), None, [sampler, step_plot, step_text, step_status], api_visibility="private", queue=False
     )
@@ -174,5 +178,8 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     with gr.Column(elem_id="sampling-share"):
         shared = share_link_row("sampling", params, ui)
     # A link restores the inputs, then shows the next-token distribution they give (the cheap, deterministic view).
-    shared.restored.change(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
+    linked = shared.restored.change(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
+    reveal_after([next_clicked, linked], None, [next_area])
+    # any result (next token, samples, temperatures) can be downloaded
+    reveal_after([next_clicked, linked, generated_event, compared_event], hint, [files_area])
     return shared

@@ -1,6 +1,10 @@
 """Strings of the Attention tab."""
 
 STRINGS = {
+    "attention.hint": (
+        "Press **Run** to see who attends to whom: the attention of the chosen layer and head over your tokens.",
+        "按 **运行** 查看谁关注谁：所选层和注意力头在各词元上的注意力。",
+    ),
     "attention.tab": ("Attention", "注意力"),
     "attention.intro": (
         "**Attention(Q, K, V) = softmax(QKᵀ/√d)·V**, on your sentence, in a real model. Each row of a map is one "

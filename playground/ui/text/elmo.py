@@ -33,6 +33,10 @@ STRINGS = {
         "同一个词出现在多个句子中（每行 `词义 | 句子`）。拖动滑块，混合向量随之移动，无需重新前向计算。"
         "坐标轴是固定的（对三层向量一起做 PCA），所以点的移动表示混合变了，而不是坐标轴变了。",
     ),
+    "elmo.mix.press": (
+        "Press **Embed** to see the word's vectors in each sentence, layer by layer and mixed, on one map.",
+        "按 **计算向量** 查看该词在每个句子中的向量：逐层的和混合后的，画在同一张图上。",
+    ),
     "elmo.mix.word": ("Word", "词"),
     "elmo.mix.sentences": ("Sentences (sense | sentence)", "句子（词义 | 句子）"),
     "elmo.mix.s0": ("s₀ (layer 0: char CNN, no context)", "s₀（第 0 层：字符 CNN，无上下文）"),
@@ -100,6 +104,10 @@ STRINGS = {
         "对每个词：**前向**语言模型只根据它**前面**的词做出的猜测，**后向**语言模型只根据它**后面**的词做出的猜测。"
         "两个方向都从不同时看到两边——ELMo 是“伪双向”的：两个单向语言模型的状态拼接在一起；而 BERT 的每一层都同时读取两边。",
     ),
+    "elmo.bilm.press": (
+        "Press **Predict** to see, word by word, what each direction guessed and how likely it found the actual word.",
+        "按 **预测** 逐词查看每个方向的猜测，以及它给实际词的概率。",
+    ),
     "elmo.bilm.sentence": ("Sentence", "句子"),
     "elmo.bilm.top_k": ("Guesses shown per direction", "每个方向显示的猜测数"),
     "elmo.bilm.run": ("Predict", "预测"),
@@ -136,6 +144,10 @@ STRINGS = {
         "runs out of vocabulary; GloVe looks words up in a fixed list and has nothing for a word it never saw.",
         "输入自造或拼错的词。ELMo 由字母构建每个词的第 0 层向量，因此永远不会遇到未登录词；"
         "GloVe 在固定词表中查词，对没见过的词没有向量。",
+    ),
+    "elmo.oov.press": (
+        "Press **Look up** to see each word's ELMo vector, its nearest vocabulary words, and whether GloVe has it.",
+        "按 **查询** 查看每个词的 ELMo 向量、与之最近的词表词，以及 GloVe 是否收录它。",
     ),
     "elmo.oov.words": ("Words (spaces or commas between)", "词（以空格或逗号分隔）"),
     "elmo.oov.run": ("Look up", "查询"),

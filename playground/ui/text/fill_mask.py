@@ -27,6 +27,10 @@ STRINGS = {
         "此处可运行的掩码语言模型（BERT 家族）和因果语言模型（GPT 家族）。",
     ),
     "fill_mask.run": ("Fill the blanks", "填空"),
+    "fill_mask.hint": (
+        "Press **Fill the blanks** to see each model's most likely words for the blank, as a chart and a table.",
+        "按 **填空** 查看每个模型为空格给出的最可能的词（图表和表格）。",
+    ),
     "fill_mask.plot": ("Top-k predictions", "概率最高的候选词"),
     "fill_mask.table": ("Predictions", "预测结果"),
     "fill_mask.exports": ("Downloads (CSV, JSON, interactive HTML)", "下载（CSV、JSON、交互式 HTML）"),

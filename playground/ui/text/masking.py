@@ -81,6 +81,10 @@ STRINGS = {
         "**Span boundary objective:** each masked token is also predicted from the two tokens just outside its span and its position in the span, e.g. {example}.",
         "**片段边界目标**：每个被遮住的词元还要仅凭片段外侧的两个边界词元及其在片段中的位置来预测，例如 {example}。",
     ),
+    "masking.hint": (
+        "Press **Mask it** to see what the chosen objective does to each token of your sentence.",
+        "按 **开始掩码** 查看所选目标如何处理句子中的每个词元。",
+    ),
     "masking.sbo_fig.title": (
         "Span boundary objective: y<sub>i</sub> = f(x<sub>s−1</sub>, x<sub>e+1</sub>, p<sub>i−s+1</sub>)",
         "片段边界目标：y<sub>i</sub> = f(x<sub>s−1</sub>, x<sub>e+1</sub>, p<sub>i−s+1</sub>)",

@@ -41,6 +41,11 @@ STRINGS = {
     "mlm_lab.seconds": ("Time budget (seconds)", "时间预算（秒）"),
     "mlm_lab.seed": ("Seed (held-out split, masks, batch order)", "随机种子（留出划分、掩码、批次顺序）"),
     "mlm_lab.train": ("Train", "开始训练"),
+    "mlm_lab.hint": (
+        "Press **Train** to see the training and held-out loss step by step, then the model's guesses before and after "
+        "training side by side; then try your own sentence on the fine-tuned model or download it.",
+        "按 **开始训练** 逐步查看训练损失和留出损失，再并排比较训练前后模型的猜测；之后可以用你自己的句子试试微调后的模型，或下载它。",
+    ),
     "mlm_lab.cancel": ("Stop (keep what it learned)", "停止（保留已学到的）"),
     "mlm_lab.loss_plot": ("Loss while training", "训练中的损失"),
     "mlm_lab.curve_train": ("training loss (one batch)", "训练损失（单批）"),

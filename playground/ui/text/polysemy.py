@@ -46,6 +46,10 @@ STRINGS = {
     "polysemy.tsne": ("t-SNE (5+ sentences)", "t-SNE（至少 5 句）"),
     "polysemy.dims": ("Dimensions", "维数"),
     "polysemy.run": ("Compare", "比较"),
+    "polysemy.hint": (
+        "Press **Compare** to see the word's vectors in each sentence: a map, their similarities and a reading.",
+        "按 **比较** 查看该词在每个句子中的向量：投影图、相似度和解读。",
+    ),
     "polysemy.reading": ("Reading", "解读"),
     "polysemy.scatter_title": ("Where each sentence puts the word", "每个句子中该词向量的位置"),
     "polysemy.heatmap_title": ("Cosine similarity between sentences (ordered by sense)", "句子之间的余弦相似度（按词义排序）"),

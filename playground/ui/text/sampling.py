@@ -25,6 +25,11 @@ STRINGS = {
     "sampling.samples": ("Number of samples", "样本数"),
     "sampling.next_button": ("Show next-token distribution", "显示下一个词元的分布"),
     "sampling.generate_button": ("Generate", "生成"),
+    "sampling.hint": (
+        "Press **Show next-token distribution** to see how temperature, top-k and top-p reshape the model's next-token "
+        "probabilities, or **Generate** to sample text.",
+        "按 **显示下一个词元的分布** 查看温度、top-k 和 top-p 如何改变模型下一个词元的概率，或按 **生成** 采样文本。",
+    ),
     "sampling.next_header": (
         "### Next token: how each setting reshapes the distribution",
         "### 下一个词元：每个设置如何改变分布",
