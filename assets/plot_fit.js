@@ -63,7 +63,11 @@
       const titleSize = fontOf(full.title.font, TITLE);
       if (mode.big) set('title.font.size', titleSize);
       set('title.text', wrap(text('title.text'), width - 24, titleSize));
-      set('title.automargin', true);
+      // at the top of the figure; apply() then makes the top margin hold it and the notes above the plot
+      set('title.yref', 'container');
+      set('title.y', 1);
+      set('title.yanchor', 'top');
+      set('title.pad.t', 6);
     }
     for (const key of Object.keys(full).filter((k) => /^[xy]axis\d*$/.test(k))) {
       const axis = full[key];
@@ -123,7 +127,12 @@
       const annSize = fontOf(a.font, MIN);
       if (mode.big) set(`annotations[${i}].font.size`, annSize);
       const own = text(`annotations[${i}].text`);
-      if (a.xref !== 'paper' || !own || a.showarrow) return; // labels on data points stay as they are
+      if (!own) return;
+      if (a.showarrow || a.xref !== 'paper') {
+        // a note pointing at a point: half the plot's width at most
+        if (mode.narrow) set(`annotations[${i}].text`, wrap(own, Math.max(size.w / 2, 80), annSize));
+        return;
+      }
       // room: the subplot whose domain holds the note, else the space to the nearer edge of the figure
       const px = size.l + a.x * size.w;
       const axis = Object.keys(full)
@@ -183,11 +192,37 @@
     fitted.set(gd.layout, { mode: mode.key, undo });
     const area = gd._fullLayout._size.h;
     await window.Plotly.update(gd, traceUpdate, layout, indices);
+    await titleClear(gd, undo);
     // Larger or wrapped labels take room from the plot area: give most of it back by growing the figure.
     const lost = area - gd._fullLayout._size.h;
     if (lost > 0.2 * area) {
       undo.layout.height = gd.layout.height === undefined ? null : gd.layout.height;
       await window.Plotly.relayout(gd, { height: Math.round(gd._fullLayout.height + lost) });
+    }
+  }
+
+  // The top margin holds the title and, under it, whatever sits above the plot area (subplot titles, notes).
+  async function titleClear(gd, undo) {
+    const title = gd.querySelector('.g-gtitle .gtitle');
+    if (!title || !(title.textContent || '').trim()) return;
+    let svg = gd.querySelector('.main-svg').getBoundingClientRect();
+    const cut = svg.top + 4 - title.getBoundingClientRect().top; // a title of several lines can start above the figure
+    if (cut > 0) {
+      if (!('title.pad.t' in undo.layout)) undo.layout['title.pad.t'] = null;
+      await window.Plotly.relayout(gd, { 'title.pad.t': Math.ceil(6 + cut) });
+      svg = gd.querySelector('.main-svg').getBoundingClientRect();
+    }
+    const full = gd._fullLayout;
+    const plotTop = svg.top + full._size.t;
+    let above = 0;
+    for (const el of gd.querySelectorAll('.annotation, .legend')) {
+      const r = el.getBoundingClientRect();
+      if (r.height > 0 && r.bottom <= plotTop + 4) above = Math.max(above, plotTop - r.top);
+    }
+    const need = Math.ceil(title.getBoundingClientRect().bottom - svg.top + 6 + above);
+    if (need > full._size.t + 1) {
+      if (!('margin.t' in undo.layout)) undo.layout['margin.t'] = gd.layout.margin && gd.layout.margin.t !== undefined ? gd.layout.margin.t : null;
+      await window.Plotly.relayout(gd, { 'margin.t': need });
     }
   }
 

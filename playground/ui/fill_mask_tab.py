@@ -113,7 +113,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
             run = loc.add(gr.Button(t("fill_mask.run", "en"), variant="primary"), value="fill_mask.run")
     loc.add(gr.Markdown(t("fill_mask.causal_note", "en")), value="fill_mask.causal_note")
     unavailable_panel(KINDS, loc)
-    plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en")), label="fill_mask.plot")
+    plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en"), elem_id="fill-mask-plot"), label="fill_mask.plot")
     info = gr.Markdown(elem_classes="tp-provenance")
     table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")
     last = gr.State(None)  # this user's last FillMaskRun: redrawn on a language switch, exported on demand
