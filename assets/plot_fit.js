@@ -33,7 +33,8 @@
         lines.push(line);
         continue;
       }
-      const pieces = line.match(/<[^>]*>|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][，。、：；）」]?|[^\s<\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+\s*|\s+/g) || [line];
+      // pieces: a tag, a CJK character (with the punctuation after it), a word (up to a space, or after / or -)
+      const pieces = line.match(/<[^>]*>|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][，。、：；）」]?|[^\s<\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef/-]+[/-]?\s*|[/-]\s*|\s+/g) || [line];
       let current = '';
       for (const piece of pieces) {
         if (current.trim() && measureLine(current + piece.trimEnd()) > width) {
@@ -128,6 +129,7 @@
       if (mode.big) set(`annotations[${i}].font.size`, annSize);
       const own = text(`annotations[${i}].text`);
       if (!own) return;
+      if (diagram(full)) return;
       if (a.showarrow || a.xref !== 'paper') {
         // a note pointing at a point: half the plot's width at most
         if (mode.narrow) set(`annotations[${i}].text`, wrap(own, Math.max(size.w / 2, 80), annSize));
@@ -139,7 +141,7 @@
         .filter((k) => /^xaxis\d*$/.test(k) && full[k].domain && full[k].domain[0] <= a.x + 1e-6 && a.x <= full[k].domain[1] + 1e-6)
         .map((k) => full[k])[0];
       let room = a.xanchor === 'left' ? width - px : a.xanchor === 'right' ? px : 2 * Math.min(px, width - px);
-      if (axis && a.xanchor !== 'left' && a.xanchor !== 'right') room = Math.min(room, (axis.domain[1] - axis.domain[0]) * size.w + 24);
+      if (axis && a.xanchor !== 'left' && a.xanchor !== 'right') room = Math.min(room, (axis.domain[1] - axis.domain[0]) * size.w);
       set(`annotations[${i}].text`, wrap(own, Math.max(room - 8, 60), annSize));
     });
     if (mode.big) {
@@ -164,11 +166,20 @@
         .map((k) => full[k].domain.map((d) => d.toFixed(2)).join('-')),
     ).size;
 
+  // A diagram (no visible axis: shapes and notes placed in data units) keeps DIAGRAM px and scrolls: wrapping its
+  // notes would pile them onto its boxes.
+  const DIAGRAM = 680;
+  const diagram = (full) => {
+    const axes = Object.keys(full).filter((k) => /^[xy]axis\d*$/.test(k));
+    return axes.length > 0 && axes.every((k) => full[k].visible === false);
+  };
+
   async function apply(gd, mode) {
     const n = columns(gd._fullLayout);
+    const minimum = diagram(gd._fullLayout) ? DIAGRAM : n >= 2 ? n * COLUMN + 60 : 0;
     let scroll = false;
-    if (mode.narrow && n >= 2 && gd._fullLayout.width / n < COLUMN) {
-      gd.style.minWidth = `${n * COLUMN + 60}px`;
+    if (mode.narrow && minimum && gd._fullLayout.width < minimum) {
+      gd.style.minWidth = `${minimum}px`;
       gd.parentElement.style.overflowX = 'auto';
       scroll = true;
       await window.Plotly.Plots.resize(gd);
@@ -192,7 +203,7 @@
     fitted.set(gd.layout, { mode: mode.key, undo });
     const area = gd._fullLayout._size.h;
     await window.Plotly.update(gd, traceUpdate, layout, indices);
-    await titleClear(gd, undo);
+    await topClear(gd, undo);
     // Larger or wrapped labels take room from the plot area: give most of it back by growing the figure.
     const lost = area - gd._fullLayout._size.h;
     if (lost > 0.2 * area) {
@@ -201,12 +212,13 @@
     }
   }
 
-  // The top margin holds the title and, under it, whatever sits above the plot area (subplot titles, notes).
-  async function titleClear(gd, undo) {
-    const title = gd.querySelector('.g-gtitle .gtitle');
-    if (!title || !(title.textContent || '').trim()) return;
+  // The top margin holds the title and, under it, whatever sits above the plot area (subplot titles, notes, an axis
+  // on top).
+  async function topClear(gd, undo) {
+    const found = gd.querySelector('.g-gtitle .gtitle');
+    const title = found && (found.textContent || '').trim() ? found : null;
     let svg = gd.querySelector('.main-svg').getBoundingClientRect();
-    const cut = svg.top + 4 - title.getBoundingClientRect().top; // a title of several lines can start above the figure
+    const cut = title ? svg.top + 4 - title.getBoundingClientRect().top : 0; // a title of several lines can start above the figure
     if (cut > 0) {
       if (!('title.pad.t' in undo.layout)) undo.layout['title.pad.t'] = null;
       await window.Plotly.relayout(gd, { 'title.pad.t': Math.ceil(6 + cut) });
@@ -215,11 +227,13 @@
     const full = gd._fullLayout;
     const plotTop = svg.top + full._size.t;
     let above = 0;
-    for (const el of gd.querySelectorAll('.annotation, .legend')) {
+    const aboveThePlot = '.annotation, .legend, [class^="g-x"][class$="title"], [class$="tick"] > text';
+    for (const el of gd.querySelectorAll(aboveThePlot)) {
       const r = el.getBoundingClientRect();
       if (r.height > 0 && r.bottom <= plotTop + 4) above = Math.max(above, plotTop - r.top);
     }
-    const need = Math.ceil(title.getBoundingClientRect().bottom - svg.top + 6 + above);
+    if (!title && !above) return;
+    const need = Math.ceil((title ? title.getBoundingClientRect().bottom - svg.top : 0) + 6 + above);
     if (need > full._size.t + 1) {
       if (!('margin.t' in undo.layout)) undo.layout['margin.t'] = gd.layout.margin && gd.layout.margin.t !== undefined ? gd.layout.margin.t : null;
       await window.Plotly.relayout(gd, { 'margin.t': need });
