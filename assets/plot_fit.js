@@ -5,9 +5,11 @@
   // rows and tick spacing of the small text (labels clip and overlap), and the server cannot know the width a figure
   // will get. So the page asks Plotly itself to re-lay out each visible plot:
   //  - projector mode (class tp-projector on <body>): fonts of at least 16 px (titles 22 px);
-  //  - a narrow plot (a phone) or projector mode: the title and the notes above the plot wrap at word (or CJK
-  //    character) boundaries to the width they have, long legend entries wrap, and the axes and title get automargin,
-  //    so the margins grow to fit instead of the text leaving the plot.
+  //  - every plot, at any width: the title and the notes above the plot wrap at word (or CJK character) boundaries to
+  //    the width they have, long legend entries wrap, the axes get automargin and the top margin is measured to hold
+  //    the title and what sits above the plot, so the margins grow to fit instead of text leaving the plot;
+  //  - a narrow plot (a phone): crowded category labels stand upright, a legend beside the plot moves below it,
+  //    side-by-side subplots and diagrams keep a minimum width and scroll in their box.
   // Switching back restores the figure's own values. Gradio exposes the Plotly it bundles as window.Plotly once a plot
   // has been drawn, and replaces a plot's layout object whenever it draws a new figure: the layout object is the key.
   const MIN = 16; // projector: ticks, axis titles, legend, bar labels, annotations, colour bars (px)
@@ -47,6 +49,15 @@
     return lines.join('<br>');
   }
 
+  // Gradio draws the plot's label (when shown) over the figure's top-left corner: a title at the top starts under it.
+  function labelClear(gd) {
+    const block = gd.closest('.block');
+    const label = block && block.querySelector('[data-testid="block-label"]');
+    const svg = gd.querySelector('.main-svg');
+    if (!label || label.offsetParent === null || !svg) return 6;
+    return Math.max(6, Math.ceil(label.getBoundingClientRect().bottom - svg.getBoundingClientRect().top + 4));
+  }
+
   function plan(gd, mode) {
     const full = gd._fullLayout;
     const size = full._size;
@@ -68,7 +79,7 @@
       set('title.yref', 'container');
       set('title.y', 1);
       set('title.yanchor', 'top');
-      set('title.pad.t', 6);
+      set('title.pad.t', labelClear(gd));
     }
     for (const key of Object.keys(full).filter((k) => /^[xy]axis\d*$/.test(k))) {
       const axis = full[key];
@@ -204,10 +215,22 @@
     const area = gd._fullLayout._size.h;
     await window.Plotly.update(gd, traceUpdate, layout, indices);
     await topClear(gd, undo);
+    // Every tick label of a y axis one line high at least (larger fonts on a heatmap of many tokens): grow the figure.
+    let short = 0;
+    for (const key of Object.keys(gd._fullLayout).filter((k) => /^yaxis\d*$/.test(k))) {
+      const axis = gd._fullLayout[key];
+      const count = gd.querySelectorAll(`.${axis._id}tick > text`).length;
+      const need = count * (axis.tickfont ? axis.tickfont.size : MIN) * 1.3;
+      short = Math.max(short, need - (axis.domain[1] - axis.domain[0]) * gd._fullLayout._size.h);
+    }
+    if (short > 0) {
+      if (!('height' in undo.layout)) undo.layout.height = gd.layout.height === undefined ? null : gd.layout.height;
+      await window.Plotly.relayout(gd, { height: Math.ceil(gd._fullLayout.height + short + 4) });
+    }
     // Larger or wrapped labels take room from the plot area: give most of it back by growing the figure.
     const lost = area - gd._fullLayout._size.h;
     if (lost > 0.2 * area) {
-      undo.layout.height = gd.layout.height === undefined ? null : gd.layout.height;
+      if (!('height' in undo.layout)) undo.layout.height = gd.layout.height === undefined ? null : gd.layout.height;
       await window.Plotly.relayout(gd, { height: Math.round(gd._fullLayout.height + lost) });
     }
   }
@@ -221,7 +244,7 @@
     const cut = title ? svg.top + 4 - title.getBoundingClientRect().top : 0; // a title of several lines can start above the figure
     if (cut > 0) {
       if (!('title.pad.t' in undo.layout)) undo.layout['title.pad.t'] = null;
-      await window.Plotly.relayout(gd, { 'title.pad.t': Math.ceil(6 + cut) });
+      await window.Plotly.relayout(gd, { 'title.pad.t': Math.ceil(gd._fullLayout.title.pad.t + cut) });
       svg = gd.querySelector('.main-svg').getBoundingClientRect();
     }
     const full = gd._fullLayout;
@@ -254,7 +277,7 @@
         const narrow = roomOf(gd) < NARROW;
         const mode = { big: on, narrow, key: `${on}/${narrow}` };
         const done = fitted.get(gd.layout);
-        if (done ? done.mode === mode.key : !on && !narrow) continue;
+        if (done && done.mode === mode.key) continue;
         try {
           if (done) {
             fitted.delete(gd.layout);
@@ -264,7 +287,7 @@
               await window.Plotly.Plots.resize(gd);
             }
           }
-          if (on || narrow) await apply(gd, mode);
+          await apply(gd, mode);
         } catch (err) {
           console.warn('plot fit: could not re-lay out a plot', err);
         }
@@ -284,7 +307,7 @@
         const on = projector();
         const narrow = roomOf(gd) < NARROW;
         const done = fitted.get(gd.layout);
-        return done ? done.mode === `${on}/${narrow}` : !on && !narrow;
+        return Boolean(done) && done.mode === `${on}/${narrow}`;
       });
 
   // Rescan shortly after anything changes: a new figure (Gradio swaps the plot's layout), a tab shown, the switch.

@@ -34,11 +34,13 @@ def result_plot(tab: str, params: dict) -> str | None:
     return RESULT_PLOT.get(tab)
 
 
-# A plot with data in it, in view, and its words (title, axis titles, legend, notes: not the tick labels, which are
-# the user's tokens) as one string.
+# A plot with something drawn in it (traces, or a diagram's shapes and notes), in view, and its words (title, axis
+# titles, legend, notes; not the tick labels, which are the user's tokens) as one string.
 PLOT_WORDS_JS = """(sel) => {
   const gd = document.querySelector(sel + ' .js-plotly-plot');
-  if (!gd || gd.offsetParent === null || !gd.data || !gd.data.length) return null;
+  if (!gd || gd.offsetParent === null || !gd.layout) return null;
+  const drawn = (gd.data || []).length + (gd.layout.shapes || []).length + (gd.layout.annotations || []).length;
+  if (!drawn) return null;  // traces, or a diagram's shapes and notes
   const parts = [...gd.querySelectorAll('.gtitle, .g-xtitle, .g-ytitle, .legendtext, .annotation-text, [class$="title"] text')];
   return parts.map((el) => el.textContent).join(' | ') || ' ';
 }"""

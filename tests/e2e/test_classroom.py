@@ -18,6 +18,7 @@ from playground.ui import lessons_tab
 from tests.e2e.helpers import save_screenshot
 from tests.e2e.plot_layout import FITTED_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
 
+SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # the widgets are relabelled in the link's language
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # offline, as the served app
 
 
@@ -96,6 +97,7 @@ def test_phone_every_tab_after_a_run(browser, app_url, name):
         lang = "zh" if name in ("inside-params", "attention-compare", "sampling", "masking-bert") else "en"
         page.goto(f"{app_url}?{link.query}&lang={lang}")
         page.locator(f"button[role=tab][data-tab-id={link.tab}][aria-selected=true]").wait_for(timeout=60_000)
+        page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
         plot = result_plot(link.tab, link.params)
         if plot is not None:
             wait_for_plot_words(page, plot)
