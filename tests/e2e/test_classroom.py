@@ -127,6 +127,7 @@ def test_projector_mode_lays_plots_out_again(browser, app_url, name):
     try:
         lang = "zh" if name == "fill_mask" else "en"
         page.goto(f"{app_url}?{link.query}&lang={lang}")
+        page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
         plot = result_plot(link.tab, link.params)
         wait_for_plot_words(page, plot)
         before = _plots_fine(page, plot)[0]["fonts"]
