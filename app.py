@@ -43,6 +43,8 @@ DETECT_LANG = "() => ((navigator.language || 'en').toLowerCase().startsWith('zh'
 # The built-in theme with system fonts only: a Google-font theme would fetch from outside.
 THEME = gr.themes.Default(font=["system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"])
 CSS = (Path(__file__).parent / "assets" / "style.css").read_text()
+# Plots fitted in the browser to projector mode and to phones (Plotly re-lays them out; CSS alone would clip them).
+PLOT_JS = (Path(__file__).parent / "assets" / "plot_fit.js").read_text()
 # Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
 PROJECTOR_JS = (
     "(on) => { document.body.classList.toggle('tp-projector', !!on); localStorage.setItem('tp-projector', on ? '1' : '0'); }"
@@ -100,7 +102,7 @@ def launch(demo: gr.Blocks, **kwargs) -> None:
         max_size=int(os.environ.get("PLAYGROUND_QUEUE_SIZE", "64")),
     )
     # No "settings" footer link: its language menu would be a second switch that disagrees with ours.
-    demo.launch(server_name=host, server_port=port, theme=THEME, css=CSS, footer_links=["api"], **kwargs)
+    demo.launch(server_name=host, server_port=port, theme=THEME, css=CSS, js=PLOT_JS, footer_links=["api"], **kwargs)
 
 
 if __name__ == "__main__":

@@ -363,7 +363,7 @@ LESSONS: tuple[Lesson, ...] = (
         "ex5",
         r"$$\theta^\ast = \arg\min_\theta\ \mathbb{E}_{x \sim \text{your corpus}}\ \mathcal{L}_{\text{MLM}}(x; \theta),"
         r"\quad \theta_0 = \theta_{\text{pre-trained}}$$",
-        (TryIt("lessons.try.mlm_lab", "mlm_lab", (_v(()),), missing="lessons.missing.mlm_lab"),),
+        (TryIt("lessons.try.mlm_lab", "mlm_lab", (_v((), "lessons.note.mlm_lab"),), missing="lessons.missing.mlm_lab"),),
         exercise=True,
     ),
 )

@@ -120,10 +120,14 @@ def layout_figure(tokens: Sequence[str], segments: Sequence[int], segment_title:
     """[CLS] A [SEP] B [SEP] as a strip of tokens, coloured by segment, segment id under each."""
     fig = go.Figure()
     _strip(fig, tokens, [SEGMENT_COLOURS[s % 2] for s in segments], 0, [str(s) for s in segments])
-    fig.add_annotation(x=-0.6, y=-0.5, text=segment_title, showarrow=False, xanchor="right", font=dict(size=11, color="#555"))
-    fig.update_xaxes(visible=False, range=[-3, len(tokens)])
-    fig.update_yaxes(visible=False, range=[-0.9, 0.5])
-    return base_layout(fig, title, height=170)
+    # the row's name under the row, from the left edge: beside it, it ran off a narrow (phone) figure
+    fig.add_annotation(
+        x=0, xref="paper", xanchor="left", y=-0.8, yanchor="top", text=f"↑ {segment_title}", showarrow=False,
+        font=dict(size=11, color="#555"),
+    )  # fmt: skip
+    fig.update_xaxes(visible=False, range=[-1, len(tokens)])
+    fig.update_yaxes(visible=False, range=[-1.2, 0.5])
+    return base_layout(fig, title, height=190)
 
 
 def probes_figure(cases: Sequence[str], p_is_next: Sequence[float], is_next: str, not_next: str, x_title: str) -> go.Figure:
@@ -224,7 +228,7 @@ def head_figure(
                 fig.add_annotation(
                     x=i, y=base + 2.55, text=html.escape(panel["outputs"]), showarrow=False, font=dict(size=10, color=PALETTE[3])
                 )
-    fig.update_xaxes(visible=False, range=[-0.8, width + 3])
+    fig.update_xaxes(visible=False, range=[-0.8, width + 4.5])  # room for the encoder-outputs note on the right
     fig.update_yaxes(visible=False, range=[-(len(panels) - 1) * 4.2 - 0.6, 3.4])
     fig.add_annotation(x=width + 0.2, y=1.1, text=hidden_title, showarrow=False, xanchor="left", font=dict(size=11, color="#555"))
     return base_layout(fig, height=height_per_panel * len(panels) + 40)

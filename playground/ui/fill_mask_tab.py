@@ -133,7 +133,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     unavailable_panel(KINDS, loc)
     hint = result_hint(loc, "fill_mask.hint")
     with gr.Column(visible=False) as result_area:  # no empty plot, header-only table or downloads box before a run
-        plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en")), label="fill_mask.plot")
+        plot = loc.add(gr.Plot(label=t("fill_mask.plot", "en"), elem_id="fill-mask-plot"), label="fill_mask.plot")
         info = gr.Markdown(elem_classes="tp-provenance")
         table = loc.add(gr.Dataframe(label=t("fill_mask.table", "en"), interactive=False, wrap=True), label="fill_mask.table")
         last = gr.State(None)  # this user's last FillMaskRun: redrawn on a language switch, exported on demand

@@ -1,7 +1,9 @@
 """The Lessons tab in Chromium: each lesson's "try it" opens the right tab with the lesson's inputs (read back through
-that tab's own share link), in English and Chinese; a few show their result; phone and projector layouts."""
+that tab's own share link) and its result (the view's plot, drawn with data, its words in the case's language), in
+English and Chinese, with a screenshot of each; phone and projector layouts."""
 
 import json
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -9,17 +11,18 @@ import pytest
 import app
 from playground.lessons import LESSONS
 from playground.ui import lessons_tab
+from playground.ui.i18n import t
 from tests.e2e.helpers import save_screenshot
+from tests.e2e.plot_layout import FITTED_JS, result_plot, wait_for_plot_words
 
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # same environment as the served app (offline)
 CASES = [(lesson.key, links[0]) for lesson in LESSONS if (links := [link for link in LINKS[lesson.key] if link.query])]
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}
-RESULT = {  # views whose tab runs on a restored link today: the plot that shows the result
-    "embeddings": "#inside-emb-plot .js-plotly-plot",
-    "nsp": "#inside-nsp-layout .js-plotly-plot",
-    "albert": "#inside-params-plot .js-plotly-plot",
-    "finetune": "#inside-heads-plot .js-plotly-plot",
-}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[\s*_`]+", " ", text).strip()
 
 
 def _same(expected, shared: str) -> bool:
@@ -49,6 +52,7 @@ def test_try_it_opens_the_tab_with_the_lesson_inputs(page, index):
     button = page.locator(f"#lesson-{key}-try-0")
     button.wait_for(state="visible", timeout=60_000)
     page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+    note_shown = not link.note or _plain(t(link.note, lang))[:40] in _plain(page.locator(f"#lesson-{key}").inner_text())
     button.click()
     page.wait_for_url(lambda url: f"tab={link.tab}" in url, timeout=30_000)
     page.locator(f"button[role=tab][data-tab-id={link.tab}][aria-selected=true]").wait_for(timeout=60_000)
@@ -61,9 +65,22 @@ def test_try_it_opens_the_tab_with_the_lesson_inputs(page, index):
     assert shared.get("tab") == link.tab and shared.get("lang") == lang
     for name, value in link.params.items():
         assert name in shared and _same(value, shared[name]), (name, value, shared.get(name))
-    if key in RESULT:
-        page.locator(RESULT[key]).first.wait_for(timeout=180_000)
-        save_screenshot(page, f"lessons-try-{key}-{lang}")
+    plot = result_plot(link.tab, link.params)
+    if plot is None:  # the MLM lab: a link restores its settings and never starts a training; the lesson says so
+        page.locator("#mlm-lab-train").wait_for(state="visible", timeout=30_000)
+        assert page.locator("#mlm-lab-curve .scatterlayer .trace").count() == 0  # no training curve: none started
+        assert link.note == "lessons.note.mlm_lab" and note_shown  # and the lesson said why
+    else:
+        words = wait_for_plot_words(page, plot)
+        inputs = " ".join(str(v) for v in link.params.values())
+        if lang == "zh":
+            assert CJK.search(words), (key, words)  # the figure's own words are Chinese
+        else:
+            assert re.search(r"[A-Za-z]{3,}", words), (key, words)
+            if not CJK.search(inputs):
+                assert not CJK.search(words), (key, words)
+        page.wait_for_function(FITTED_JS, timeout=30_000)
+    save_screenshot(page, f"lessons-try-{key}-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -117,6 +134,7 @@ def test_projector_mode_raises_text_and_plot_fonts(page):
     page.locator("#inside-params-plot .js-plotly-plot").wait_for(timeout=180_000)
     page.locator("#tp-projector input").check()
     page.wait_for_function("() => document.body.classList.contains('tp-projector')")
+    page.wait_for_function(FITTED_JS, timeout=60_000)  # Plotly has laid the plot out again (assets/plot_fit.js)
     sizes = page.evaluate(
         """() => {
         const px = (el) => parseFloat(getComputedStyle(el).fontSize);

@@ -63,6 +63,11 @@ STRINGS = {
     "lessons.try.ex3": ("Try it: the same masked sentence", "动手试试：同一个掩码句子"),
     "lessons.try.mlm_lab": ("Open the MLM lab", "打开 MLM 实验室"),
     # What runs where (the variant chosen for this server)
+    "lessons.note.mlm_lab": (
+        "The link opens the lab with its settings; training starts when you press Train (a minute or two on this "
+        "server, one training at a time), so opening the lesson never starts one.",
+        "链接打开实验室及其设置；按下“开始训练”才开始训练（在本服务器上需一两分钟，一次只运行一个训练），所以打开课程不会开始训练。",
+    ),
     "lessons.note.minilm": (
         "Runs on MiniLM (a small BERT-style encoder bundled with the app) beside GloVe static vectors.",
         "运行于 MiniLM（随应用内置的小型 BERT 式编码器），并与 GloVe 静态词向量对比。",
