@@ -100,15 +100,22 @@ def _masking(strategy: str, **extra: Any) -> tuple[Variant, ...]:
     return (_v("minilm", text=MASKING_TEXT, model="minilm", strategy=strategy, seed=0, **extra),)
 
 
-def _sampling_zh(temperature: float) -> TryIt:
-    """Exercise 2 at one temperature: GPT-2 Chinese online, else the bundled causal model (the note says what differs)."""
+def _sampling_zh(temperature: float | None) -> TryIt:
+    """Exercise 2 at one temperature (three samples), or None: the three side by side with one seed. GPT-2 Chinese
+    online, else the bundled causal model (the note says what differs). The link reopens the samples or the comparison
+    (`show`), not only the next-token distribution."""
+    show = "generate" if temperature is not None else "compare"
+    temperature = 0.8 if temperature is None else temperature
+    label = f"lessons.try.temperature_{str(temperature).replace('.', '_')}"
+    label = "lessons.try.temperature_compare" if show == "compare" else label
 
     def variant(model: str, note: str) -> Variant:
-        settings = dict(temperature=temperature, top_k=0, top_p=1.0, max_new_tokens=30, samples=3, seed=0)
+        settings = dict(temperature=temperature, top_k=0, top_p=1.0, max_new_tokens=30, samples=3, seed=0, show=show)
+        settings.update(t1=0.1, t2=0.8, t3=1.5)  # the comparison's three, whatever the tab's defaults become
         return _v(model, note, prompt=PROMPT_ZH, model=model, **settings)
 
     return TryIt(
-        f"lessons.try.temperature_{str(temperature).replace('.', '_')}",
+        label,
         "sampling",
         (variant("gpt2-chinese", "lessons.note.gpt2_chinese"), variant("smollm2-instruct", "lessons.note.smollm_zh")),
     )
@@ -328,7 +335,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "ex2",
         r"$$p_i = \frac{\exp(z_i / T)}{\sum_j \exp(z_j / T)}, \qquad T \in \{0.1,\ 0.8,\ 1.5\}$$",
-        tuple(_sampling_zh(temperature) for temperature in (0.1, 0.8, 1.5)),
+        tuple(_sampling_zh(temperature) for temperature in (0.1, 0.8, 1.5, None)),
         exercise=True,
     ),
     Lesson(

@@ -122,6 +122,29 @@ def compare_view(prompt, model, t1, t2, t3, top_k, top_p, max_new, seed, lang, p
     return compare_figure(result, lang), compare_html(result, lang), info, ("temperatures", result)
 
 
+# What a link shows after its next-token view: nothing more, the samples, or the temperature comparison. The view a
+# link was made from is kept in a hidden share parameter (`show`), set by the button last pressed.
+LINK_VIEWS = ("next", "generate", "compare")
+
+
+def linked_extra(
+    show, prompt, model, temperature, top_k, top_p, max_new, n_samples, seed, t1, t2, t3, lang, progress=gr.Progress()
+):
+    """A link made after Generate or Compare shows those again (lesson exercise 2 needs the samples themselves).
+
+    Outputs: generated samples, comparison plot, comparison text, provenance, kept result; what a view does not
+    draw is skipped, so the next-token view already on the page stays.
+    """
+    if show == "generate":
+        for html, info, kept in generate_view(prompt, model, temperature, top_k, top_p, max_new, n_samples, seed, lang, progress):
+            yield html, gr.skip(), gr.skip(), info, kept
+    elif show == "compare":
+        fig, html, info, kept = compare_view(prompt, model, t1, t2, t3, top_k, top_p, max_new, seed, lang, progress)
+        yield gr.skip(), gr.update(value=fig, visible=True), html, info, kept
+    else:
+        yield (gr.skip(),) * 5
+
+
 def step_view(sampler, prompt, model, temperature, top_k, top_p, max_new, seed, lang, progress=gr.Progress()):
     """One more token for this user's step-through; a new prompt, model or seed starts a fresh one."""
     request = generation.StepRequest(prompt, model or "", temperature, top_k, top_p, max_new, seed)

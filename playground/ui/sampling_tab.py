@@ -121,6 +121,9 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     step_plot = gr.Plot(show_label=False, elem_id="sampling-step-plot", visible=False)
     step_text = gr.HTML(elem_id="sampling-step-text")
     sampler = gr.State(None, time_to_live=run.STATE_TTL_S)  # per user, server-side: the prefix's KV cache and RNG
+    show = gr.Radio(list(run.LINK_VIEWS), value="next", visible=False)  # the view a link reopens (the last one run)
+    for button, view in ((next_button, "next"), (generate_button, "generate"), (compare_button, "compare")):
+        button.click(lambda view=view: view, None, show, api_visibility="private", queue=False)
 
     settings = [temperature, top_k, top_p]
     next_result = gr.State(None)  # this user's next-token result on screen, redrawn on a language switch
@@ -174,12 +177,20 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
         "max_new_tokens": max_new,
         "samples": n_samples,
         "seed": seed,
+        "show": show,
     }
     with gr.Column(elem_id="sampling-share"):
         shared = share_link_row("sampling", params, ui)
     # A link restores the inputs, then shows the next-token distribution they give (the cheap, deterministic view).
     linked = shared.restored.change(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
+    linked_more = linked.success(  # then the samples or the comparison, when the link was made from them
+        run.linked_extra,
+        [show, prompt, model, *settings, max_new, n_samples, seed, *temps, ui.lang],
+        [generated, compare_plot, compared, info, kept],
+        api_visibility="private",
+        **limits,
+    )
     reveal_after([next_clicked, linked], None, [next_area])
     # any result (next token, samples, temperatures) can be downloaded
-    reveal_after([next_clicked, linked, generated_event, compared_event], hint, [files_area])
+    reveal_after([next_clicked, linked, linked_more, generated_event, compared_event], hint, [files_area])
     return shared

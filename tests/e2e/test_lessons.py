@@ -83,6 +83,32 @@ def test_try_it_opens_the_tab_with_the_lesson_inputs(page, index):
     save_screenshot(page, f"lessons-try-{key}-{lang}")
 
 
+@pytest.mark.parametrize("button, lang", [(0, "zh"), (3, "en")], ids=["T=0.1 samples", "three temperatures"])
+def test_exercise_2_links_show_the_samples_and_the_comparison(page, button, lang):
+    """The exercise is about the samples: a temperature's link shows its three samples, the last one the comparison."""
+    page.goto(f"{page.app_url}?tab=lessons&lesson=ex2&lang={lang}")
+    try_it = page.locator(f"#lesson-ex2-try-{button}")
+    try_it.wait_for(state="visible", timeout=60_000)
+    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+    try_it.click()
+    page.locator("button[role=tab][data-tab-id=sampling][aria-selected=true]").wait_for(timeout=60_000)
+    if button == 0:
+        samples = page.wait_for_function(
+            """(prompt) => {
+              const el = document.querySelector('#sampling-generated');
+              const text = el ? el.innerText : '';
+              return text.split(prompt).length - 1 >= 3 && text.length > 3 * (prompt.length + 3) ? text : null;
+            }""",
+            arg="人工智能的未来是",
+            timeout=240_000,
+        ).json_value()
+        assert page.locator("#sampling-compare-plot .js-plotly-plot").count() == 0, samples  # only what the link asked
+    else:
+        words = wait_for_plot_words(page, "#sampling-compare-plot")
+        assert "0.1" in words and "1.5" in words, words  # one panel per temperature
+    save_screenshot(page, f"lessons-ex2-try-{button}-{lang}")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_landing_page_is_the_lessons_tab_with_formulas_rendered_offline(page, lang):
     page.goto(f"{page.app_url}?lang={lang}")

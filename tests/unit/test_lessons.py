@@ -87,9 +87,15 @@ def test_values_are_encoded_as_share_links_carry_them():
 def test_the_notes_name_the_tab_and_the_variant():
     lesson = next(lesson for lesson in LESSONS if lesson.key == "ex2")
     links = [resolve(tryit, {"smollm2-instruct"}, {"sampling"}, {"gpt2-chinese", "smollm2-instruct"}) for tryit in lesson.tries]
-    assert [parse_qs(link.query)["temperature"] for link in links] == [["0.1"], ["0.8"], ["1.5"]]
+    queries = [parse_qs(link.query) for link in links]
+    assert [(q["temperature"], q["show"]) for q in queries[:3]] == [
+        (["0.1"], ["generate"]),
+        (["0.8"], ["generate"]),
+        (["1.5"], ["generate"]),
+    ]
+    assert queries[3]["show"] == ["compare"] and [queries[3][k] for k in ("t1", "t2", "t3")] == [["0.1"], ["0.8"], ["1.5"]]
     en, zh = lessons_tab.notes_markdown(links, "en"), lessons_tab.notes_markdown(links, "zh")
-    assert en.count("- ") == 1 and "Sampling" in en and "not GPT-2" in en  # one note for three buttons
+    assert en.count("- ") == 1 and "Sampling" in en and "not GPT-2" in en  # one note for the four buttons
     assert "采样" in zh and "不是 GPT-2" in zh
 
 

@@ -52,6 +52,18 @@ def test_compare_view_one_column_and_one_continuation_per_temperature(tiny):
     assert views[0]["entropy_bits"]["top_p"] < views[2]["entropy_bits"]["top_p"]
 
 
+def test_a_link_reopens_the_view_it_was_made_from(tiny):
+    """After its next-token view a link shows the samples or the comparison it was made from, and leaves the rest."""
+    args = (PROMPT, "tiny", 1.0, 0, 1.0, 6, 3, 0, 0.1, 0.8, 1.5, "en")
+    samples, compare_plot, compared, info, kept = list(run.linked_extra("generate", *args))[-1]
+    assert samples.count('class="tp-sample"') == 3 and kept[0] == "generation"
+    assert compare_plot is gr.skip() or compare_plot == gr.skip()  # the comparison box is left as it is
+    samples, compare_plot, compared, info, kept = list(run.linked_extra("compare", *args))[-1]
+    assert samples == gr.skip() and kept[0] == "temperatures" and compare_plot["visible"] is True
+    assert compared.count('class="tp-sample"') == 3 and len(compare_plot["value"].data) == 3
+    assert list(run.linked_extra("next", *args)) == [(gr.skip(),) * 5]
+
+
 def test_step_view_advances_and_restarts(tiny):
     sampler = None
     for step in range(1, 4):

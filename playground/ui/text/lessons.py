@@ -60,6 +60,7 @@ STRINGS = {
     "lessons.try.temperature_0_1": ("T = 0.1", "T = 0.1"),
     "lessons.try.temperature_0_8": ("T = 0.8", "T = 0.8"),
     "lessons.try.temperature_1_5": ("T = 1.5", "T = 1.5"),
+    "lessons.try.temperature_compare": ("All three, one seed", "三个温度并排（同一种子）"),
     "lessons.try.ex3": ("Try it: the same masked sentence", "动手试试：同一个掩码句子"),
     "lessons.try.mlm_lab": ("Open the MLM lab", "打开 MLM 实验室"),
     # What runs where (the variant chosen for this server)
@@ -397,8 +398,9 @@ STRINGS = {
     "lessons.ex2.title": ("人工智能的未来是… at three temperatures", "人工智能的未来是……三种温度"),
     "lessons.ex2.body": (
         "The course's second exercise: let GPT-2 continue **人工智能的未来是** at temperature 0.1, 0.8 and 1.5, "
-        "with the same seed.\n\nPress each button in turn and compare the samples.",
-        "课程的第二个练习：让 GPT-2 以温度 0.1、0.8 和 1.5、相同随机种子续写**人工智能的未来是**。\n\n依次按下每个按钮，比较生成的样本。",
+        "with the same seed.\n\nPress each temperature in turn: each shows three samples and the distribution they are drawn from. "
+        "The last button puts one continuation per temperature side by side.",
+        "课程的第二个练习：让 GPT-2 以温度 0.1、0.8 和 1.5、相同随机种子续写**人工智能的未来是**。\n\n依次按下每个温度：各显示三个样本及其采样所用的分布。最后一个按钮把三个温度的续写并排显示。",
     ),
     "lessons.ex2.notice": (
         "At 0.1 the samples are (almost) identical; at 1.5 they wander and break down.",
