@@ -10,7 +10,7 @@ from tests.e2e.helpers import open_tab, save_screenshot
 
 STEPS = 3
 CHOICE_EN = f"Your lab model (MiniLM + MLM head trained here, {STEPS} steps)"
-CHOICE_ZH = f"你的实验室模型（MiniLM + MLM head trained here，{STEPS} 步）"
+CHOICE_ZH = f"你的实验室模型（MiniLM + 本项目训练的 MLM 头，{STEPS} 步）"  # the base model named in Chinese too
 SENTENCE = "Hepatitis is an inflammation of the [MASK]."
 
 
