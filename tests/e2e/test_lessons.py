@@ -92,6 +92,7 @@ def test_exercise_2_links_show_the_samples_and_the_comparison(page, button, lang
     page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
     try_it.click()
     page.locator("button[role=tab][data-tab-id=sampling][aria-selected=true]").wait_for(timeout=60_000)
+    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
     if button == 0:
         samples = page.wait_for_function(
             """(prompt) => {
@@ -102,10 +103,12 @@ def test_exercise_2_links_show_the_samples_and_the_comparison(page, button, lang
             arg="人工智能的未来是",
             timeout=240_000,
         ).json_value()
+        page.wait_for_function("() => !document.querySelector('.pending')", timeout=240_000)  # the samples have finished
         assert page.locator("#sampling-compare-plot .js-plotly-plot").count() == 0, samples  # only what the link asked
     else:
         words = wait_for_plot_words(page, "#sampling-compare-plot")
         assert "0.1" in words and "1.5" in words, words  # one panel per temperature
+    page.wait_for_function(FITTED_JS, timeout=30_000)
     save_screenshot(page, f"lessons-ex2-try-{button}-{lang}")
 
 
