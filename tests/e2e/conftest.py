@@ -13,9 +13,10 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
+
+from tests.e2e.helpers import recording_page
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("PLAYGROUND_CHROMIUM", "/usr/bin/chromium")
@@ -85,18 +86,7 @@ def browser():
 @pytest.fixture
 def page(browser, app_url):
     """A fresh page (English locale) that records every request and fails on any outside the app's origin."""
-    context = browser.new_context(locale="en-US", viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    origin = urlparse(app_url).netloc
-    outside: list[str] = []
-
-    def record(request):
-        parsed = urlparse(request.url)
-        if parsed.scheme in ("http", "https", "ws", "wss") and parsed.netloc != origin:
-            outside.append(request.url)
-
-    page.on("request", record)
-    page.app_url = app_url
+    context, page, outside = recording_page(browser, app_url, viewport={"width": 1400, "height": 1000})
     page.goto(app_url)
     page.wait_for_selector(".gradio-container", timeout=60_000)
     yield page

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "assets" / "screenshots"
@@ -23,3 +24,21 @@ def open_tab(page, tab_id: str) -> None:
     """Open a tab through the share-link mechanism (`?tab=`), which also proves URL restore works."""
     page.goto(f"{page.app_url}?tab={tab_id}")
     page.wait_for_selector(".gradio-container", timeout=30_000)
+
+
+def recording_page(browser, app_url: str, **options):
+    """A fresh context and page (English locale unless `options` say otherwise) with `page.app_url` set, and the list
+    it fills with every request outside the app's origin (the caller fails the test when it is not empty)."""
+    context = browser.new_context(**({"locale": "en-US"} | options))
+    page = context.new_page()
+    origin = urlparse(app_url).netloc
+    outside: list[str] = []
+
+    def record(request):
+        parsed = urlparse(request.url)
+        if parsed.scheme in ("http", "https", "ws", "wss") and parsed.netloc != origin:
+            outside.append(request.url)
+
+    page.on("request", record)
+    page.app_url = app_url
+    return context, page, outside

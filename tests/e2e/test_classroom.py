@@ -9,13 +9,12 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
 
 import pytest
 
 import app
 from playground.ui import lessons_tab
-from tests.e2e.helpers import save_screenshot
+from tests.e2e.helpers import recording_page, save_screenshot
 from tests.e2e.plot_layout import FITTED_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
 
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # the widgets are relabelled in the link's language
@@ -62,23 +61,6 @@ PAGE_JS = """() => {
 }"""
 
 
-def _context(browser, app_url, **options):
-    """A fresh page like conftest's `page`, with its own viewport; fails on any request outside the app's origin."""
-    context = browser.new_context(locale="en-US", **options)
-    page = context.new_page()
-    origin = urlparse(app_url).netloc
-    outside: list[str] = []
-
-    def record(request):
-        parsed = urlparse(request.url)
-        if parsed.scheme in ("http", "https", "ws", "wss") and parsed.netloc != origin:
-            outside.append(request.url)
-
-    page.on("request", record)
-    page.app_url = app_url
-    return context, page, outside
-
-
 def _plots_fine(page, root: str | None = None) -> list[dict]:
     page.wait_for_function(FITTED_JS, timeout=60_000)
     plots = page.evaluate(PLOT_LAYOUT_JS, root)
@@ -92,7 +74,7 @@ def _plots_fine(page, root: str | None = None) -> list[dict]:
 def test_phone_every_tab_after_a_run(browser, app_url, name):
     lesson, index = PHONE_VIEWS[name]
     link = _link(lesson, index)
-    context, page, outside = _context(browser, app_url, viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    context, page, outside = recording_page(browser, app_url, viewport={"width": 390, "height": 844}, device_scale_factor=2)
     try:
         lang = "zh" if name in ("inside-params", "attention-compare", "sampling", "masking-bert") else "en"
         page.goto(f"{app_url}?{link.query}&lang={lang}")
@@ -123,7 +105,7 @@ PROJECTOR_VIEWS = {  # the figures with the longest legends and labels
 def test_projector_mode_lays_plots_out_again(browser, app_url, name):
     lesson, index = PROJECTOR_VIEWS[name]
     link = _link(lesson, index)
-    context, page, outside = _context(browser, app_url, viewport={"width": 1400, "height": 1000})
+    context, page, outside = recording_page(browser, app_url, viewport={"width": 1400, "height": 1000})
     try:
         lang = "zh" if name == "fill_mask" else "en"
         page.goto(f"{app_url}?{link.query}&lang={lang}")
