@@ -50,3 +50,14 @@ def tiny_llama():
 @pytest.fixture(scope="session")
 def tiny_glove():
     return tiny_models.tiny_glove()
+
+
+@pytest.fixture
+def fresh_caches():
+    """Empty shared caches around a test: results and vectors are cached by registry key, and tests hand different
+    tiny models to the same key. Files that need it say `pytestmark = pytest.mark.usefixtures("fresh_caches")`."""
+    from playground import cache
+
+    cache.clear_all()
+    yield
+    cache.clear_all()

@@ -4,17 +4,12 @@ import threading
 
 import pytest
 
-from playground import cache
 from playground.errors import InputError
 from playground.fill_mask import FillMaskRequest, FillMaskRun, ModelFill, Note, run_fill_mask
 from playground.fill_mask_data import Prediction, Reading
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    cache.clear_all()  # results are cached by registry key, and each test hands a different tiny model to that key
-    yield
-    cache.clear_all()
+pytestmark = pytest.mark.usefixtures("fresh_caches")  # tests/conftest.py
 
 
 @pytest.fixture

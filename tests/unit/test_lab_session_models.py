@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from playground import attention as att
-from playground import cache, fill_mask
+from playground import fill_mask
 from playground.attention_view import AttentionViewRequest, run_attention_view
 from playground.errors import InputError
 from playground.fill_mask import FillMaskRequest, run_fill_mask
@@ -26,11 +26,7 @@ from tests.tiny_models import CORPUS
 TEXT = "the cat sat on the [MASK] ."
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    cache.clear_all()
-    yield
-    cache.clear_all()
+pytestmark = pytest.mark.usefixtures("fresh_caches")  # tests/conftest.py
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from playground.alignment import align, find_word, parse_line, parse_sentences
-from playground import cache
 from playground.embeddings import (
     PolysemyRequest,
     contextual_vectors,
@@ -22,11 +21,7 @@ river | he sat on the bank of the river .
 river | the river bank was muddy after the rain ."""
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    cache.clear_all()  # vectors are cached by model key: tiny models must not meet another test's vectors
-    yield
-    cache.clear_all()
+pytestmark = pytest.mark.usefixtures("fresh_caches")  # tests/conftest.py
 
 
 def run(lms, word, sentences, **options):

@@ -6,7 +6,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from playground import cache
 from playground.embeddings import VECTORS, PolysemyRequest, run_polysemy
 from playground.errors import InputError
 from playground.serialize import jsonable
@@ -21,11 +20,7 @@ MODEL_FIELDS = {
 }  # fmt: skip
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    cache.clear_all()
-    yield
-    cache.clear_all()
+pytestmark = pytest.mark.usefixtures("fresh_caches")  # tests/conftest.py
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from playground import cache
 from playground.alignment import parse_line
 from playground.embeddings import (
     ModelView,
@@ -27,11 +26,7 @@ from playground.ui import polysemy_tab
 from playground.ui.i18n import Localizer, UIContext
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    cache.clear_all()
-    yield
-    cache.clear_all()
+pytestmark = pytest.mark.usefixtures("fresh_caches")  # tests/conftest.py
 
 
 def run(lms, word, sentences, **options):
