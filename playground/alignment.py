@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from playground.errors import InputError
+from playground.text_units import split_label, stands_alone
 
-LABEL_SEP = "|"
 MARKER = re.compile(r"\[\[(.+?)\]\]")
 MIN_SENTENCES, MAX_SENTENCES = 2, 64
 
@@ -24,13 +24,9 @@ class Target:
     span: tuple[int, int] | None  # characters of the target word in `text`; None when not found
 
 
-def is_cjk(char: str) -> bool:
-    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" or "\u3040" <= char <= "\u30ff"
-
-
 def _wordish(char: str) -> bool:
-    # Latin letters join into words; CJK characters stand alone, so "银行" is found inside "我在银行存钱".
-    return char.isalnum() and not is_cjk(char)
+    # Latin letters join into words; CJK characters (and kana) stand alone, so "银行" is found inside "我在银行存钱".
+    return char.isalnum() and not stands_alone(char)
 
 
 def find_word(text: str, word: str) -> tuple[int, int] | None:
@@ -46,10 +42,7 @@ def find_word(text: str, word: str) -> tuple[int, int] | None:
 
 def parse_line(line: str, word: str) -> Target:
     """'label | sentence with [[word]]' -> Target; the marker chooses the occurrence, else the first."""
-    label, sep, sentence = line.partition(LABEL_SEP)
-    if not sep:
-        label, sentence = "", line
-    label, sentence = label.strip(), sentence.strip()
+    label, sentence = split_label(line)
     marked = MARKER.search(sentence)
     if marked:
         text = sentence[: marked.start()] + marked.group(1) + MARKER.sub(r"\1", sentence[marked.end() :])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import os
 import threading
 import urllib.error
@@ -88,9 +89,13 @@ def in_hub_cache(hf_id: str) -> bool:
 
 
 def url_cache_dir(spec: ModelSpec) -> Path:
-    """Where a url-source model's files are kept once downloaded (models.cache_dir()/key)."""
-    from playground.models import cache_dir
+    """Where a url-source model's files are kept once downloaded (models.cache_dir()/key), or the configured
+    folder when it already holds them (read-only: prepared by an operator)."""
+    from playground.models import cache_dir, configured_cache_dir
 
+    prepared = configured_cache_dir() / spec.key
+    if all((prepared / u.rsplit("/", 1)[-1]).is_file() for u in spec.urls):
+        return prepared
     return cache_dir() / spec.key
 
 
@@ -134,6 +139,63 @@ def _check_url(spec: ModelSpec) -> Availability:
     return Availability(False, "", f"{why}, and {spec.label} has not been downloaded here before", code)
 
 
+WEIGHT_SUFFIXES = (".safetensors", ".gguf", ".npy", ".hdf5", ".parquet")
+
+
+def _whole(path: Path) -> bool:
+    """A weights file's framing is intact: its format's signature, and the size its header promises.
+
+    Cheap (a few bytes read): it catches truncated, emptied or overwritten-at-the-start files, which is how
+    bundles get damaged (an interrupted copy, a full disk). Bit-rot inside the data needs a checksum instead
+    (the converted SmolLM2 copy keeps one, see models._conversion_ok).
+    """
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            if path.suffix == ".safetensors":  # 8-byte header length, JSON header, then exactly the tensors' bytes
+                n = int.from_bytes(f.read(8), "little")
+                if n <= 0 or n > size - 8:
+                    return False
+                header = json.loads(f.read(n))
+                end = max((v["data_offsets"][1] for k, v in header.items() if k != "__metadata__"), default=0)
+                return 8 + n + end == size
+            if path.suffix == ".npy":
+                import numpy as np
+
+                major, _ = np.lib.format.read_magic(f)
+                read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read_header(f)
+                return f.tell() + int(np.prod(shape)) * dtype.itemsize == size
+            head = f.read(8)
+            if path.suffix == ".gguf":
+                return head[:4] == b"GGUF" and size > 1024
+            if path.suffix == ".hdf5":
+                return head == b"\x89HDF\r\n\x1a\n"
+            f.seek(max(0, size - 4))
+            return head[:4] == b"PAR1" and f.read(4) == b"PAR1"  # parquet: the magic at both ends
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+@functools.cache
+def _whole_cached(path: Path, size: int, mtime: float) -> bool:  # checked again only when the file changes
+    return _whole(path)
+
+
+def damaged_file(spec: ModelSpec) -> str:
+    """The name of a bundled model's weights file that is damaged ("" when every one is whole)."""
+    files = [overlay_path(spec)] if spec.overlay else []
+    folder = bundle_dir(spec)
+    if folder is not None and folder.is_dir():
+        files += sorted(p for p in folder.iterdir() if p.suffix in WEIGHT_SUFFIXES)
+    for path in files:
+        if path is not None and path.is_file():
+            stat = path.stat()
+            if not _whole_cached(path, stat.st_size, stat.st_mtime):
+                return path.name
+    return ""
+
+
 def check(spec: ModelSpec) -> Availability:
     """Can `spec` load now, and from where?"""
     if spec.source == "url":
@@ -143,6 +205,9 @@ def check(spec: ModelSpec) -> Availability:
         if overlay is not None and not overlay.is_file():
             return Availability(False, "", f"the trained weights assets/{spec.overlay} are missing", "no_overlay")
         if bundle_dir(spec) is not None:
+            damaged = damaged_file(spec)
+            if damaged:
+                return Availability(False, "", f"its weights file {damaged} is damaged (truncated or overwritten)", "damaged")
             return Availability(True, "bundled", "")
         return Availability(
             False,

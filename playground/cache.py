@@ -19,10 +19,10 @@ from typing import Any, Callable, Hashable
 _ALL: "weakref.WeakSet[BoundedCache]" = weakref.WeakSet()
 
 
-def clear_all() -> None:
-    """Empty every cache (tests that hand tiny models to the backend use this between tests)."""
-    for cache in list(_ALL):
-        cache.clear()
+def hit_rate() -> tuple[int, int]:
+    """(hits, lookups) over every cache since start: the load panel's "cache hit rate" (a hit never computed)."""
+    caches = list(_ALL)
+    return sum(c.hits for c in caches), sum(c.hits + c.misses for c in caches)
 
 
 class BoundedCache:
@@ -35,21 +35,25 @@ class BoundedCache:
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
         self._flights: dict[Hashable, tuple[threading.Lock, list[int]]] = {}  # key -> (lock, [waiters])
+        self.hits = self.misses = 0  # get() calls served from the cache / that computed (for the load panel)
 
     def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """The cached value for `key`, or `compute()` stored under it (once, however many callers ask)."""
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
+                self.hits += 1
                 return self._items[key]
             flight_lock, waiters = self._flights.setdefault(key, (threading.Lock(), [0]))
             waiters[0] += 1
         try:
             with flight_lock:  # the first caller computes; the others wait here, then find the value
                 with self._lock:
-                    if key in self._items:
+                    if key in self._items:  # computed by the flight we waited for: a hit too
                         self._items.move_to_end(key)
+                        self.hits += 1
                         return self._items[key]
+                    self.misses += 1
                 value = compute()
                 with self._lock:
                     self._items[key] = value

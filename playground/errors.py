@@ -8,6 +8,7 @@ It is a ValueError, so code that only knows ValueError still handles it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -16,3 +17,12 @@ class InputError(ValueError):
         super().__init__(message.format(**params) if params else message)
         self.code = code
         self.params = params
+
+
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.\-~@+]+){2,}")
+
+
+def public_text(exc: BaseException, limit: int = 300) -> str:
+    """An exception's message for users: server paths removed, shortened (not escaped: the page escapes it)."""
+    text = _PATH.sub("…", str(exc)) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"

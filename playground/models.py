@@ -7,6 +7,8 @@ hand it a tiny random model built from a config instead.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import json
 import os
 import shutil
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from playground import availability
+from playground import availability, settings
 from playground.cache import BoundedCache
 from playground.registry import ModelSpec, get_spec
 
@@ -40,6 +42,29 @@ class LoadedModel:
     tokenizer: Any  # a transformers tokenizer (None for static vectors)
     device: str  # "cpu", "cuda", "mps"
 
+    def __reduce__(self):
+        """Into ZeroGPU's forked worker (playground.device) a cached model crosses as its key: the worker inherited
+        the cache. Any other (a session's own model, a test's tiny one) is pickled whole."""
+        if _cache("models").peek(self.spec.key) is self:
+            return (_by_key, (self.spec.key,))
+        config = getattr(self.model, "config", None)
+        if config is not None and hasattr(self.model, "state_dict"):  # a transformers model that has run holds
+            # unpicklable hooks: it crosses as class + config + weights and is built again on the other side
+            return (_rebuilt, (self.spec, type(self.model), config, self.model.state_dict(), self.tokenizer, self.device))
+        return (LoadedModel, (self.spec, self.model, self.tokenizer, self.device))
+
+
+def _by_key(key: str) -> LoadedModel:
+    """The worker's inherited copy of a cached model; loaded there if the worker was forked before it was."""
+    return _cache("models").peek(key) or load(key)
+
+
+def _rebuilt(spec: ModelSpec, cls: Any, config: Any, weights: dict, tokenizer: Any, device: str) -> LoadedModel:
+    with BUILD_LOCK:
+        model = cls(config)
+    model.load_state_dict(weights)
+    return LoadedModel(spec, model.to(device).eval(), tokenizer, device)
+
 
 def max_tokens(lm: LoadedModel) -> int:
     """How many tokens (special ones included) the model can read at once: the tightest of spec, tokenizer, config."""
@@ -55,7 +80,7 @@ def pick_device() -> str:
     """PLAYGROUND_DEVICE if set, else the best accelerator torch can see."""
     import torch
 
-    chosen = os.environ.get("PLAYGROUND_DEVICE", "").strip()
+    chosen = settings.current().device
     if chosen:
         return chosen
     if torch.cuda.is_available():
@@ -65,27 +90,67 @@ def pick_device() -> str:
     return "cpu"
 
 
-def cache_dir() -> Path:
-    """Where converted weights live (PLAYGROUND_CACHE_DIR, default ~/.cache/transformer-playground)."""
+def configured_cache_dir() -> Path:
+    """PLAYGROUND_CACHE_DIR, default ~/.cache/transformer-playground (it may be read-only: see cache_dir)."""
     default = Path.home() / ".cache" / "transformer-playground"
-    return Path(os.environ.get("PLAYGROUND_CACHE_DIR") or default)
+    return settings.current().cache_dir or default
+
+
+@functools.cache
+def _writable(folder: Path) -> bool:
+    """Can files be written here? Asked once per folder and process (a read-only mount stays read-only)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
+            return True
+    except OSError:
+        return False
+
+
+def cache_dir() -> Path:
+    """Where converted weights and downloads are written: the configured folder, or, when it cannot be written
+    (a read-only mount), one temporary folder for this machine -- a conversion is then made once per restart
+    instead of failing and starting over on every request. `cache_read_only()` says which."""
+    configured = configured_cache_dir()
+    if _writable(configured):
+        return configured
+    return Path(tempfile.gettempdir()) / f"transformer-playground-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
+
+
+def cache_read_only() -> bool:
+    """The configured cache folder cannot be written, so writes go to a temporary folder (the status panel says so)."""
+    return not _writable(configured_cache_dir())
 
 
 MANIFEST = "converted.json"  # written last: a folder without it is an interrupted or damaged conversion
 
 
+def _sha256(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+@functools.cache
+def _verified(path: Path, size: int, mtime_ns: int, digest: str) -> bool:  # hashed once per file version and process
+    return _sha256(path) == digest
+
+
 def _conversion_ok(folder: Path) -> bool:
-    """The converted copy is whole: manifest present, weights of the recorded size, a readable safetensors header."""
+    """The converted copy is whole: manifest present, weights of the recorded size, a readable safetensors header,
+    and the recorded SHA-256 (bit-rot inside the data loads fine and predicts garbage; ~1 s for SmolLM2's 540 MB)."""
     from safetensors import safe_open
 
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
         weights = folder / "model.safetensors"
-        if weights.stat().st_size != manifest["size"]:
+        stat = weights.stat()
+        if stat.st_size != manifest["size"]:
             return False
         with safe_open(str(weights), framework="pt") as f:
-            return sorted(f.keys()) == manifest["tensors"]
-    except Exception:  # missing, unreadable or garbage files: safetensors and json raise their own types
+            if sorted(f.keys()) != manifest["tensors"]:
+                return False
+        return _verified(weights, stat.st_size, stat.st_mtime_ns, manifest["sha256"])
+    except Exception:  # missing, unreadable or garbage files (no checksum: an older copy): json, safetensors raise
         return False
 
 
@@ -100,8 +165,11 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
     from safetensors.torch import load_file
     from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
-    target = cache_dir() / spec.key
-    if _conversion_ok(target):
+    prepared = configured_cache_dir() / spec.key  # may be a read-only copy an operator prepared: use it if whole
+    if _conversion_ok(prepared):
+        return prepared
+    target = cache_dir() / spec.key  # written: the configured folder, or a temporary one when that is read-only
+    if target != prepared and _conversion_ok(target):
         return target
     shutil.rmtree(target, ignore_errors=True)
     gguf = dict(gguf_file=spec.gguf_file)
@@ -121,7 +189,8 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         raise RuntimeError(f"the converted copy of {spec.label} did not read back")
     size = (staging / "model.safetensors").stat().st_size
-    (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": sorted(written)}))
+    digest = _sha256(staging / "model.safetensors")
+    (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": sorted(written), "sha256": digest}))
     try:
         staging.rename(target)  # atomic: another process never sees half a model
     except OSError:
@@ -129,8 +198,24 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
     return target
 
 
+def _converted_e5(bundle: Path, target: Path) -> Path:
+    from playground.e5.convert import BIN_NAME, converted_folder
+
+    return converted_folder(bundle / BIN_NAME, target)
+
+
+# Bundled weights transformers cannot read: spec.converter -> convert(bundle folder, target folder) -> target folder,
+# made once (temporary folder, read back, manifest last, atomic rename) under cache_dir()/spec.converter.
+CONVERTERS: dict[str, Callable[[Path, Path], Path]] = {"multilingual-e5-small": _converted_e5}
+
+
+def _converted(spec: ModelSpec, bundle: Path) -> Path:
+    with BUILD_LOCK:  # one conversion at a time in this process (the tokenizer-only path converts too)
+        return CONVERTERS[spec.converter](bundle, cache_dir() / spec.converter)
+
+
 def _discard_conversion(spec: ModelSpec) -> None:
-    shutil.rmtree(cache_dir() / spec.key, ignore_errors=True)
+    shutil.rmtree(cache_dir() / (spec.converter or spec.key), ignore_errors=True)
 
 
 def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
@@ -141,6 +226,8 @@ def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
             raise RuntimeError(availability.check(spec).reason)
         if spec.gguf_file:
             folder = _converted_gguf(spec, folder)
+        if spec.converter:
+            folder = _converted(spec, folder)
         return str(folder), {"local_files_only": True}
     where = availability.check(spec)
     if not where.ok:
@@ -149,6 +236,14 @@ def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
 
 
 OnLoad = Callable[[ModelSpec], None]  # told before a slow first load starts (the UI shows a progress message)
+
+# transformers builds a model inside context managers that swap *class* attributes for the whole process
+# (`init.no_tie_weights` sets `PreTrainedModel.tie_weights` to a no-op and restores what it saved; `no_init_weights`
+# patches `torch.nn.init`). Two threads doing that at once interleave their saves and restores: the later one
+# "restores" the no-op, and every model built afterwards keeps untied (meta) decoder weights until a restart
+# (transformers 5.23; a class at 9:00 opening four tabs triggers it). So every model construction in this
+# process -- from_pretrained, from_config, a conversion -- holds this one lock. Tokenizers touch none of it.
+BUILD_LOCK = threading.RLock()
 
 
 def fetch_url(url: str, dest: Path, report: Callable[[int, int], None]) -> None:
@@ -219,6 +314,11 @@ LOADERS: dict[tuple[str, str], Callable[[ModelSpec, OnLoad | None], LoadedModel]
 }
 
 
+def config_overrides(spec: ModelSpec) -> dict[str, Any]:
+    """from_pretrained keyword arguments that change the weights' config: a truncated encoder (spec.num_layers)."""
+    return {"num_hidden_layers": spec.num_layers} if spec.num_layers else {}
+
+
 def apply_overlay(model: Any, path: Path, missing: list[str] | tuple[str, ...] = ()) -> None:
     """Copy the tensors of `path` (parts trained here) over a model loaded from its base weights.
 
@@ -240,8 +340,12 @@ def apply_overlay(model: Any, path: Path, missing: list[str] | tuple[str, ...] =
 
 
 def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
-    """Load one registered model onto the chosen device (slow; use `load`)."""
-    spec = get_spec(key)
+    """Load one registered model onto the chosen device (slow; use `load`). One load at a time: see BUILD_LOCK."""
+    with BUILD_LOCK:
+        return _load_locked(get_spec(key), on_load)
+
+
+def _load_locked(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
     if (spec.kind, spec.source) in LOADERS:
         return LOADERS[spec.kind, spec.source](spec, on_load)
     device = pick_device()
@@ -263,6 +367,7 @@ def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
             use_safetensors=None,  # safetensors when the repo has them, .bin otherwise
             trust_remote_code=False,
             output_loading_info=bool(spec.overlay),
+            **config_overrides(spec),
             **options,
         )
         model = loaded
@@ -274,7 +379,7 @@ def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     try:
         model, tokenizer = from_location()
     except Exception:
-        if not spec.gguf_file:
+        if not (spec.gguf_file or spec.converter):
             raise
         _discard_conversion(spec)  # a converted copy damaged after it was checked: convert again, once
         model, tokenizer = from_location()
@@ -292,9 +397,9 @@ def load_tokenizer_uncached(key: str) -> Any:
         folder = availability.bundle_dir(spec)
         if folder is None:
             raise RuntimeError(availability.check(spec).reason)
-        converted = cache_dir() / spec.key
-        if (converted / "tokenizer.json").exists():  # the converted copy's tokenizer: no GGUF parsing
-            return transformers.AutoTokenizer.from_pretrained(str(converted), local_files_only=True)
+        for converted in (configured_cache_dir() / spec.key, cache_dir() / spec.key):
+            if (converted / "tokenizer.json").exists():  # the converted copy's tokenizer: no GGUF parsing
+                return transformers.AutoTokenizer.from_pretrained(str(converted), local_files_only=True)
         return transformers.AutoTokenizer.from_pretrained(str(folder), gguf_file=spec.gguf_file, local_files_only=True)
     location, options = _weights_location(spec)
     return transformers.AutoTokenizer.from_pretrained(location, trust_remote_code=False, **options)
@@ -313,7 +418,7 @@ def _cache(name: str) -> BoundedCache:
     """The model cache (PLAYGROUND_MAX_MODELS, default 3) or the tokenizer cache (16: they are small)."""
     with _caches_lock:
         if name not in _caches:
-            size = int(os.environ.get("PLAYGROUND_MAX_MODELS", "3")) if name == "models" else 16
+            size = settings.current().max_models if name == "models" else 16
             _caches[name] = BoundedCache(size, name)
         return _caches[name]
 
@@ -325,6 +430,7 @@ def load(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     if on_load is not None and key not in cache:
         on_load(spec)
     loader = LOADERS.get((spec.kind, spec.source))  # these report download progress through on_load too
+    # (they build no transformers model, so they need not wait for BUILD_LOCK behind another model's load)
     return cache.get(key, (lambda: loader(spec, on_load)) if loader else (lambda: load_uncached(key)))
 
 

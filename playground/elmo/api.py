@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from playground import checks
+
 from .chars import batch_char_ids
 from .model import ElmoModel
 
@@ -110,8 +112,7 @@ def bilm_predictions_batch(model: ElmoModel, sentences: list[list[str]], top_k: 
             f"The ELMo model {model.name!r} has no word softmax (the published AllenNLP files ship only the "
             "encoder), so it cannot predict words. Use a model trained with a vocabulary, such as the bundled one."
         )
-    if not isinstance(top_k, int) or top_k < 1:
-        raise ValueError("top_k must be a whole number of at least 1.")
+    top_k = checks.whole(top_k, "top_k", 1, 10_000)
     sentences = _check_sentences(sentences)
     vocab = model.vocab
     w2i = {w: i for i, w in enumerate(vocab)}

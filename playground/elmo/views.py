@@ -6,7 +6,8 @@
 - run_elmo_bilm: the forward and backward LMs' top guesses at each word, side by side.
 - run_elmo_oov: a made-up word still gets a layer-0 vector from the character CNN; beside GloVe.
 
-`load(key)` returns a models.LoadedModel (tests hand in a tiny one).
+Each is `run_elmo_<view>(Elmo<View>Request, runtime) -> Elmo<View>Result`; the runtime gives the models and the
+caches (tests build one with a tiny ELMo).
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable
+from typing import Sequence
 
 import numpy as np
 import torch
 
-from playground.cache import BoundedCache
+from playground import checks
 from playground.errors import InputError
+from playground.runtime import Runtime
+from playground.text_units import labelled_lines
 
 from .api import BilmPredictions, bilm_predictions, embed
 from .chars import batch_char_ids
@@ -30,12 +33,17 @@ N_LAYERS = 3  # ELMo: char-CNN token layer + two biLSTM layers
 MAX_SENTENCES = 24
 MAX_WORDS = 60
 MAX_OOV_WORDS = 8
+MAX_TEXT = 20_000  # characters of the sentences (or words) of one request
+MAX_WEIGHT = 100.0  # |s_j|: softmax(s) is already one-hot far below this (the page's sliders go to ±4)
+MAX_GAMMA = 10.0  # the page's slider goes to 2
+MAX_TOP_K = 20
+KINDS = ("elmo",)
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
 
 # Per (model, word, sentences): the word's vectors in each layer and the fixed projection basis.
-_LAYER_CACHE = BoundedCache(32, "elmo-mix-layers")
+LAYER_CACHE = 32  # (model, word, sentences) layer vectors kept (the runtime's "elmo-layers" cache)
 # Per model: the layer-0 vectors of its whole vocabulary (for OOV neighbours).
-_VOCAB_CACHE = BoundedCache(4, "elmo-vocab-layer0")
+VOCAB_CACHE = 4  # models whose vocabulary layer-0 matrix is kept (the runtime's "elmo-vocab" cache)
 
 
 def tokenize(text: str) -> list[str]:
@@ -45,14 +53,8 @@ def tokenize(text: str) -> list[str]:
 
 def _parse_lines(text: str) -> tuple[list[str], list[str]]:
     """`label | sentence` per line (label optional) -> (labels, sentences)."""
-    labels, sents = [], []
-    for line in (text or "").splitlines():
-        if not line.strip():
-            continue
-        label, _, sent = line.rpartition("|")
-        labels.append(label.strip() or "?")
-        sents.append(sent.strip())
-    return labels, sents
+    lines = labelled_lines(text or "")
+    return [label or "?" for label, _ in lines], [sentence for _, sentence in lines]
 
 
 @dataclass(frozen=True)
@@ -138,16 +140,41 @@ def _layer_vectors(model, word: str, sentences: tuple[tuple[str, ...], ...]) -> 
 
 
 def _check_word(word: str) -> str:
-    word = (word or "").strip()
+    word = checks.text(word, "word", MAX_TEXT).strip()
     if not word or len(tokenize(word)) != 1:
         raise InputError("elmo_one_word", "Give one word (no spaces).")
     return word
 
 
-def run_elmo_mix(model_key: str, word: str, sentences: str, weights, gamma: float, load: Callable) -> ElmoMixResult:
+@dataclass(frozen=True)
+class ElmoMixRequest:
+    model: str
+    word: str
+    sentences: str  # one per line, `sense | sentence`
+    weights: Sequence[float] = (0.0, 0.0, 0.0)  # s_0, s_1, s_2 (softmaxed by the mix)
+    gamma: float = 1.0
+
+
+@dataclass(frozen=True)
+class ElmoBilmRequest:
+    model: str
+    sentence: str
+    top_k: int = 5
+
+
+@dataclass(frozen=True)
+class ElmoOovRequest:
+    model: str
+    words: str  # separated by spaces or commas
+    glove: str = "glove"  # the static vectors shown beside (skipped when they cannot load)
+    k: int = 8  # vocabulary neighbours per word
+
+
+def run_elmo_mix(request: ElmoMixRequest, runtime: Runtime) -> ElmoMixResult:
     """The word's ELMo vectors in each sentence, mixed with softmax(weights) and scaled by gamma."""
-    word = _check_word(word)
-    labels, sents = _parse_lines(sentences)
+    model_key = checks.model_key(request.model, "model", KINDS)
+    word, weights, gamma = _check_word(request.word), request.weights, request.gamma
+    labels, sents = _parse_lines(checks.text(request.sentences, "sentences", MAX_TEXT))
     if len(sents) < 2:
         raise InputError("elmo_two_sentences", "Give at least two sentences, one per line.")
     if len(sents) > MAX_SENTENCES:
@@ -155,11 +182,13 @@ def run_elmo_mix(model_key: str, word: str, sentences: str, weights, gamma: floa
     toks = tuple(tuple(tokenize(s)[:MAX_WORDS]) for s in sents)
     for i, s in enumerate(toks):
         _find(word, list(s), i + 1)
-    w = [float(x) for x in weights]
-    if len(w) != N_LAYERS:
+    if not isinstance(weights, (list, tuple)) or len(weights) != N_LAYERS:
         raise InputError("elmo_weights", "Give three layer weights s_0, s_1, s_2.")
-    lm = load(model_key)
-    lv = _LAYER_CACHE.get((model_key, word.lower(), toks), lambda: _layer_vectors(lm.model, word, toks))
+    w = [checks.number(x, f"s{j}", -MAX_WEIGHT, MAX_WEIGHT) for j, x in enumerate(weights)]
+    gamma = checks.number(gamma, "gamma", 0, MAX_GAMMA, low_open=True)
+    lm = runtime.model(model_key)
+    layers = runtime.cache("elmo-layers", LAYER_CACHE)
+    lv = layers.get((model_key, word.lower(), toks), lambda: _layer_vectors(lm.model, word, toks))
     mix = scalar_mix(lv.vectors, w, gamma)
     proj = lambda x: (x - lv.mean) @ lv.basis.T  # noqa: E731  (the same axes for every slider position)
     seps = tuple(separation(lv.vectors[k], labels) for k in range(N_LAYERS))
@@ -182,15 +211,14 @@ def run_elmo_mix(model_key: str, word: str, sentences: str, weights, gamma: floa
     )
 
 
-def run_elmo_bilm(model_key: str, sentence: str, top_k: int, load: Callable) -> ElmoBilmResult:
+def run_elmo_bilm(request: ElmoBilmRequest, runtime: Runtime) -> ElmoBilmResult:
     """Each direction's top guesses for every word of `sentence`, from its one side of context."""
-    tokens = tokenize(sentence)[:MAX_WORDS]
+    model_key = checks.model_key(request.model, "model", KINDS)
+    tokens = tokenize(checks.text(request.sentence, "sentence", MAX_TEXT))[:MAX_WORDS]
+    top_k = checks.whole(request.top_k, "top_k", 1, MAX_TOP_K)
     if not tokens:
         raise InputError("elmo_empty", "Type a sentence.")
-    top_k = int(top_k)
-    if not 1 <= top_k <= 20:
-        raise InputError("elmo_top_k", "Top-k must be between 1 and 20.")
-    lm = load(model_key)
+    lm = runtime.model(model_key)
     model = lm.model
     if not model.has_softmax:
         return ElmoBilmResult(lm.spec.hf_id, False, tuple(tokens), None)
@@ -228,23 +256,25 @@ def _nearest(query: np.ndarray, words, unit: np.ndarray, k: int, skip: str) -> t
     return tuple(out)
 
 
-def run_elmo_oov(model_key: str, words: str, load: Callable, glove_key: str = "glove", k: int = 8) -> ElmoOovResult:
+def run_elmo_oov(request: ElmoOovRequest, runtime: Runtime) -> ElmoOovResult:
     """Made-up or misspelled words: ELMo's char CNN gives each a vector; GloVe has one only for known words."""
-    items = [w for w in re.split(r"[\s,;，、]+", words or "") if w][:MAX_OOV_WORDS]
+    model_key, words, glove_key = checks.model_key(request.model, "model", KINDS), request.words, request.glove
+    k = checks.whole(request.k, "k", 1, 50)
+    items = [w for w in re.split(r"[\s,;，、]+", checks.text(words, "words", MAX_TEXT)) if w][:MAX_OOV_WORDS]
     if not items:
         raise InputError("elmo_empty_words", "Type one or more words, separated by spaces or commas.")
-    lm = load(model_key)
+    lm = runtime.model(model_key)
     model = lm.model
     vecs = _layer0(model, items)
     if model.vocab is not None:
-        vocab_words, unit, centre = _VOCAB_CACHE.get(model_key, lambda: _vocab_matrix(model))
+        vocab_words, unit, centre = runtime.cache("elmo-vocab", VOCAB_CACHE).get(model_key, lambda: _vocab_matrix(model))
         known = {w.lower() for w in model.vocab}
     else:
         vocab_words, unit, centre, known = (), None, None, None
     glove = None
     try:
-        glove = load(glove_key)
-    except Exception:  # GloVe not installed: the ELMo side still works
+        glove = runtime.model(glove_key)
+    except InputError:  # GloVe not installed (or not listed): the ELMo side still works
         glove = None
     out = []
     for w, v in zip(items, vecs):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import plotly.graph_objects as go
 
 # Colour-blind-safe (Okabe-Ito) for categories: senses, models, token roles.
@@ -23,3 +26,47 @@ def base_layout(fig: go.Figure, title: str = "", height: int | None = None) -> g
         **({"height": height} if height else {}),
     )
     return fig
+
+
+# What the page does to a figure's text (assets/plot_fit.js): subplot titles wrap to their panel's width, and in
+# projector mode no text is smaller than 16 px. A figure whose panels sit in rows has to leave room for that between
+# the rows, in pixels, though plotly spaces rows by a fraction of the plot's height: these estimate the pixels.
+PAGE_FONT = 16  # px: subplot titles as drawn; every tick label in projector mode
+NARROWEST_PANEL = 220  # px: a panel of a 3-column grid at the narrowest the page lays one out (phones scroll at that)
+LINE = 1.25  # line height, in font sizes
+MARGINS = 100  # px: the house margins, and what plot_fit.js may add above the plot for a wrapped title
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def text_width(text: str, size: float = PAGE_FONT) -> float:
+    """Width in px of one line at font `size`, per character as plot_fit.js estimates it (tags do not count)."""
+    plain = re.sub(r"<[^>]*>", "", html.unescape(text))
+    return sum(
+        (1.0 if _CJK.match(c) else 0.68 if c.isdigit() or c in "ABCDEFGHIJKLMNOPQRSTUVWXYZmwMW@" else 0.52) * size for c in plain
+    )
+
+
+def title_height(title: str, width: float = NARROWEST_PANEL, size: float = PAGE_FONT) -> float:
+    """Height in px of a subplot title wrapped at `width` (words, or CJK characters), a <sup> line at 70 %."""
+    height = 0.0
+    for line in re.split(r"<br\s*/?>", title or ""):
+        small = line.strip().startswith("<sup>")
+        px = size * (0.7 if small else 1.0)
+        lines, current = 0, ""
+        for word in re.findall(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|\S+\s*", re.sub(r"<[^>]*>", "", line)):
+            if current and text_width(current + word.rstrip(), px) > width:
+                lines, current = lines + 1, word
+            else:
+                current += word
+        height += (lines + bool(current.strip())) * px * LINE
+    return height
+
+
+def row_spacing(titles: list[str], rows: int, height: float, below: float = 0.0, pad: float = 10.0) -> float:
+    """plotly's vertical_spacing for `rows` rows in a figure `height` px high (its house margins taken off) that leaves
+    room, under a row, for what hangs below its axes (`below` px: tick labels, an axis title) and the next row's
+    tallest title, wrapped at the narrowest panel."""
+    if rows < 2:
+        return 0.1
+    need = below + max((title_height(t) for t in titles), default=0.0) + pad
+    return min(need / (height - MARGINS), 0.5 / (rows - 1))

@@ -8,7 +8,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from playground.figures.common import PALETTE, base_layout
-from playground.fill_mask_data import Reading  # torch-free: drawing never loads a model
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # types only: importing the fill_mask package would pull in torch
+    from playground.fill_mask.data import Reading
 
 
 def fill_mask_figure(results: list[Reading], titles: list[str], x_title: str, mask_title: str) -> go.Figure:

@@ -35,6 +35,29 @@ def _plain(token: str) -> str:
     return html.escape(str(token), quote=False)
 
 
+# A token cell is never narrower than its text (12 px font: ~7.5 px a character, CJK 13 px) nor than MIN_CELL px:
+# a 40-token sentence or T5's sentinels stay readable; the figure asks the page for that width (layout.meta.min_width,
+# honoured by assets/plot_fit.js, which lets the plot's box scroll sideways instead of squeezing the cells).
+MIN_CELL = 28
+CELL_FONT = 12
+
+
+def _label_px(text: str) -> float:
+    return sum(13 if ord(ch) > 0x2E80 else 7.5 for ch in str(text)) + 10
+
+
+def cell_width(labels: list[str]) -> int:
+    """The px one token cell needs so that its widest label fits (at the cell font)."""
+    lines = [line for label in labels for line in str(label).split("<br>")]
+    return int(max([MIN_CELL, *(_label_px(html.unescape(line.replace("<b>", "").replace("</b>", ""))) for line in lines)]))
+
+
+def _min_width(fig: go.Figure, columns: int, labels: list[str], extra: int = 140) -> go.Figure:
+    """Ask the page for room: `columns` cells of the widest label's width, plus the axis labels' margin."""
+    fig.update_layout(meta={"min_width": columns * cell_width(labels) + extra})
+    return fig
+
+
 def _discrete_scale() -> list[list]:
     n = len(_ORDER)
     scale = []
@@ -81,6 +104,9 @@ def token_grid_figure(
     fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=[_plain(label) for label, _ in rows], autorange="reversed")
     fig.update_xaxes(showticklabels=False)
     fig.update_layout(legend=dict(orientation="h", y=-0.15), plot_bgcolor="white")
+    fig.update_traces(textfont=dict(size=CELL_FONT), selector=dict(type="heatmap"))
+    labels = [_plain(t) for toks in tokens for t in toks]
+    _min_width(fig, max((len(toks) for toks in tokens), default=0), labels, 40 + 8 * max((len(r) for r, _ in rows), default=0))
     return base_layout(fig, title, height=140 + 42 * len(rows))
 
 
@@ -257,4 +283,6 @@ def sbo_figure(
     fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-0.6, len(tokens) - 0.4])
     fig.update_yaxes(visible=False, range=[-top, top])
     fig.update_layout(legend=dict(orientation="h", y=-0.05), plot_bgcolor="white")
+    fig.update_traces(textfont=dict(size=CELL_FONT), selector=dict(type="heatmap"))
+    _min_width(fig, len(tokens), cell_text, 60)
     return base_layout(fig, title, height=int(160 + 70 * top))

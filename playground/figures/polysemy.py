@@ -10,12 +10,26 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from playground.figures.common import MUTED, PALETTE, SEQUENTIAL, base_layout
+from playground.figures.common import (
+    LINE,
+    MUTED,
+    NARROWEST_PANEL,
+    PAGE_FONT,
+    PALETTE,
+    SEQUENTIAL,
+    base_layout,
+    row_spacing,
+    text_width,
+)
 
 if TYPE_CHECKING:  # types only: the backend module loads models, and figures never import torch
-    from playground.embeddings import PolysemyRun, Sentence
+    from playground.polysemy import PolysemyRun, Sentence
 
 COLS = 3
+# The 3-D camera: plotly's default eye (1.25, 1.25, 1.25) looking at the centre showed the cube too close and low in
+# its panel (corners and labels cut at the bottom); from farther, aimed a little below the centre, the cube keeps
+# 17 px or more to every edge of a 244 x 282 px panel (measured in Chromium, tests/e2e/test_polysemy.py).
+SCENE_CAMERA = dict(eye=dict(x=1.6, y=1.6, z=1.2), center=dict(x=0, y=0, z=-0.1))
 
 
 def highlighted(target: Sentence) -> str:
@@ -67,13 +81,15 @@ def scatter_figure(
     """
     rows, cols = _grid(len(result.models))
     kind = "scene" if result.dims == 3 else "xy"
+    titles = titles or [_title(v) for v in result.models]
+    height = 360 * rows
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=titles or [_title(v) for v in result.models],
+        subplot_titles=titles,
         specs=[[{"type": kind}] * cols for _ in range(rows)],
         horizontal_spacing=0.06,
-        vertical_spacing=0.12,
+        vertical_spacing=row_spacing(titles, rows, height),  # the axes show no ticks: only the next row's titles
     )
     colours, shown = sense_colours(result.sentences), set()
     for n, v in enumerate(result.models):
@@ -106,9 +122,64 @@ def scatter_figure(
                 scene.annotations = [*scene.annotations, dict(x=point[0], y=point[1], z=point[2], **note)]
             else:
                 fig.add_annotation(x=point[0], y=point[1], row=r + 1, col=c + 1, **note)
+    if kind == "xy":  # room around the points: a marker on the axis' edge was drawn half outside the panel
+        for n, v in enumerate(result.models):
+            r, c = divmod(n, cols)
+            for axis, values in (("x", v.coords[:, 0]), ("y", v.coords[:, 1])):
+                low, high = (float(values.min()), float(values.max())) if len(values) else (-1.0, 1.0)
+                pad = max(high - low, 1e-6) * 0.15
+                update = fig.update_xaxes if axis == "x" else fig.update_yaxes
+                update(range=[low - pad, high + pad], row=r + 1, col=c + 1)
     fig.update_xaxes(showticklabels=False, zeroline=False)
     fig.update_yaxes(showticklabels=False, zeroline=False)
-    return base_layout(fig, title, height=360 * rows)
+    if kind == "scene":
+        # As in 2-D, a projection's coordinates mean nothing: no tick labels (they were what the panel edge cut)
+        axis = dict(showticklabels=False, title=dict(text=""), showspikes=False)
+        fig.update_scenes(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube", camera=SCENE_CAMERA)
+    return base_layout(fig, title, height=height)
+
+
+def pair_cosine_figure(
+    result: PolysemyRun,
+    title: str = "",
+    pair_title: str = "cos(#{a}, #{b})",
+    layer: str = "layer",
+    names: list[str] | None = None,
+) -> go.Figure:
+    """With few sentences: the cosine between each pair of uses at every layer, one panel per pair, one line per model.
+
+    The y axis is fixed (0 to 1, lower only if a cosine is negative) so 0.89 and 0.99 look as different as they are;
+    a single-vector baseline (a static table, input embeddings) is a dashed line at its one value.
+    """
+    names = names or [html.escape(v.label) for v in result.models]
+    pairs = list(dict.fromkeys(tuple(p["pair"]) for v in result.models for p in v.pair_cosines))
+    cols = min(len(pairs), COLS) or 1
+    rows = math.ceil(max(len(pairs), 1) / cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[html.escape(pair_title.format(a=a, b=b)) for a, b in pairs],
+        horizontal_spacing=0.08,
+        vertical_spacing=0.18,
+    )
+    depth = max((v.num_layers for v in result.models), default=0)
+    lowest = min((x for v in result.models for p in v.pair_cosines for x in p["by_layer"]), default=0.0)
+    for n, v in enumerate(result.models):
+        colour = PALETTE[n % len(PALETTE)]
+        for p in v.pair_cosines:
+            k = pairs.index(tuple(p["pair"]))
+            values = p["by_layer"]
+            if len(values) > 1:
+                trace = go.Scatter(x=list(range(len(values))), y=values, mode="lines+markers", line=dict(color=colour))
+            else:
+                trace = go.Scatter(x=[0, max(depth, 1)], y=values * 2, mode="lines", line=dict(color=colour, dash="dash"))
+            trace.update(
+                name=names[n], legendgroup=v.key, showlegend=k == 0, hovertemplate=f"{names[n]}: %{{y:.3f}}<extra></extra>"
+            )
+            fig.add_trace(trace, row=k // cols + 1, col=k % cols + 1)
+    fig.update_xaxes(title_text=layer, dtick=1 if depth <= 12 else 2)
+    fig.update_yaxes(range=[min(0.0, lowest) - 0.02, 1.02], title_text="cos")
+    return base_layout(fig, title, height=380 * rows)
 
 
 def colour_range(result: PolysemyRun, least: float = 0.05) -> tuple[float, float]:
@@ -127,35 +198,51 @@ def similarity_figure(
     title: str = "",
     titles: list[str] | None = None,
     colourbar: str = "cos (colours: the data's range)",
+    fixed: bool = False,
 ) -> go.Figure:
     """Cosine similarity between the sentences' vectors, per model; rows and columns ordered by sense.
 
     Colours span the data's range (the same in every panel; the ticks show it), and the colour bar's title says so.
+    `fixed` (few sentences): 0 to 1 instead, since the data's range of two sentences is one value and 1, which drew
+    0.89 white; small matrices print each cosine in its cell.
     """
     rows, cols = _grid(len(result.models))
+    titles = titles or [_title(v) for v in result.models]
+    height = 380 * rows
+    # Columns are numbered (#3), in the rows' order: upright while the numbers fit the narrowest panel at projector
+    # size, else upright-turned (-90°). Under a row sit its numbers, then the next row's titles (they overlapped the
+    # slanted "sense #n" labels there were before).
+    last = f"#{max((max(v.rows, default=0) for v in result.models), default=0) + 1}"
+    count = max((len(v.rows) for v in result.models), default=0)
+    upright = count * (text_width(last) + 8) <= NARROWEST_PANEL
+    below = (PAGE_FONT * LINE if upright else text_width(last)) + 6
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=titles or [_title(v) for v in result.models],
+        subplot_titles=titles,
         horizontal_spacing=0.08,
-        vertical_spacing=0.14,
+        vertical_spacing=row_spacing(titles, rows, height, below=below),
     )
     low, high = colour_range(result)
+    if fixed:
+        low, high = min(0.0, low), 1.0
     for n, v in enumerate(result.models):
         r, c = divmod(n, cols)
         ticks = [f"{html.escape(result.sentences[i].label) or '·'} #{i + 1}" for i in v.rows]
+        columns = [f"#{i + 1}" for i in v.rows]  # the rows' labels name the senses; the columns are in the same order
         hover = [highlighted(result.sentences[i]) for i in v.rows]
         text = [[f"{hover[a]}<br>{hover[b]}" for b in range(len(hover))] for a in range(len(hover))]
         fig.add_trace(
             go.Heatmap(
                 z=np.round(v.similarity, 3).tolist(),
-                x=ticks,
+                x=columns,
                 y=ticks,
                 zmin=low,
                 zmax=high,
                 colorscale=SEQUENTIAL,
                 text=text,
                 hovertemplate="%{text}<br>cos = %{z}<extra></extra>",
+                texttemplate="%{z:.2f}" if len(v.rows) <= 8 else None,
                 showscale=n == 0,
                 colorbar=dict(title=dict(text=colourbar.format(low=low, high=high), side="right"), len=0.9),
             ),
@@ -163,9 +250,9 @@ def similarity_figure(
             col=c + 1,
         )
         fig.update_yaxes(autorange="reversed", row=r + 1, col=c + 1)
-    fig.update_xaxes(tickangle=-45, tickfont=dict(size=9))
+    fig.update_xaxes(tickangle=0 if upright else -90, tickfont=dict(size=9))
     fig.update_yaxes(tickfont=dict(size=9))
-    return base_layout(fig, title, height=380 * rows)
+    return base_layout(fig, title, height=height)
 
 
 def layer_curve_figure(

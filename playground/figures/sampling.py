@@ -12,10 +12,17 @@ from plotly.subplots import make_subplots
 from playground.figures.common import MUTED, PALETTE, base_layout
 
 if TYPE_CHECKING:  # figures never import torch at run time
-    from playground.generation import GenerationResult
+    from playground.sampling.generation import GenerationResult
     from playground.sampling import Distribution
 
 KEPT, CHOSEN = PALETTE[0], PALETTE[3]
+# Side-by-side panels share one probability scale. Their ticks are fixed (0, 50 %, 100 %, the first written "0") and
+# the panels stand GAP apart on a range that ends past 100 %, so that one panel's "100%" and the next panel's "0"
+# keep apart at projector size (16 px) on the narrowest panels the page lays out: with plotly's own ticks and a 2 %
+# gap they overlapped in projector mode.
+PROB_RANGE = [0, 1.08]
+PROB_TICKS = dict(tickvals=[0, 0.5, 1], ticktext=["0", "50%", "100%"])
+GAP = 0.04
 LOW, HIGH = (230, 159, 0), (86, 180, 233)  # orange = the model found it unlikely, blue = likely
 
 
@@ -51,20 +58,20 @@ def distribution_figure(
     Args:
         stage_titles: one (translated) column title per stage, e.g. with its entropy and kept count.
     """
-    fig = make_subplots(rows=1, cols=len(stages), shared_yaxes=True, column_titles=list(stage_titles), horizontal_spacing=0.02)
+    fig = make_subplots(rows=1, cols=len(stages), shared_yaxes=True, column_titles=list(stage_titles), horizontal_spacing=GAP)
     for col, stage in enumerate(stages, start=1):
         _bars(fig, view, stage, col, stage_titles[col - 1].split("<br>")[0])
-        fig.update_xaxes(range=[0, 1.05], tickformat=".0%", title_text=x_title, row=1, col=col)
+        fig.update_xaxes(range=PROB_RANGE, **PROB_TICKS, title_text=x_title, row=1, col=col)
     fig.update_annotations(font_size=12)
     return base_layout(fig, height=140 + 22 * len(view.tokens)).update_layout(margin_t=70)  # room for two-line column titles
 
 
 def temperature_figure(views: Sequence["Distribution"], titles: Sequence[str], x_title: str) -> go.Figure:
     """The distribution each temperature samples from (after top-k / top-p), side by side."""
-    fig = make_subplots(rows=1, cols=len(views), shared_yaxes=True, column_titles=list(titles), horizontal_spacing=0.02)
+    fig = make_subplots(rows=1, cols=len(views), shared_yaxes=True, column_titles=list(titles), horizontal_spacing=GAP)
     for col, view in enumerate(views, start=1):
         _bars(fig, view, "top_p", col, titles[col - 1].split("<br>")[0])
-        fig.update_xaxes(range=[0, 1.05], tickformat=".0%", title_text=x_title, row=1, col=col)
+        fig.update_xaxes(range=PROB_RANGE, **PROB_TICKS, title_text=x_title, row=1, col=col)
     fig.update_annotations(font_size=12)
     return base_layout(fig, height=140 + 22 * max(len(v.tokens) for v in views)).update_layout(margin_t=70)
 

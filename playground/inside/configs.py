@@ -20,6 +20,8 @@ class PublishedConfig:
     values: tuple[tuple[str, Any], ...]  # config keyword arguments (a tuple of pairs: the dataclass stays hashable)
     cls_token: str = "[CLS]"  # how the first and separator tokens are written (drawn on the heads diagram)
     sep_token: str = "[SEP]"
+    paper: tuple[tuple[int, str], ...] = ()  # (millions, source) as the papers print them: shown beside the count
+    what_if: bool = True  # BERT-shaped values an ALBERT "what if" can take its sizes from
 
     @property
     def config_kwargs(self) -> dict[str, Any]:
@@ -40,8 +42,25 @@ def _bert_like(vocab, hidden, layers, heads, ff, positions=512, types=2, **extra
     return tuple(values.items())
 
 
+# Sources of the papers' figures (text keys inside.params.source.<name>): ALBERT's Table 1 (arXiv 1909.11942), the BERT
+# paper (1810.04805), DistilBERT's (1910.01108) and ELECTRA's Table 1 (2003.10555).
 PUBLISHED = [
-    PublishedConfig("bert-base", "BERT-base", "google-bert/bert-base-uncased", "bert", _bert_like(30522, 768, 12, 12, 3072)),
+    PublishedConfig(
+        "bert-base",
+        "BERT-base",
+        "google-bert/bert-base-uncased",
+        "bert",
+        _bert_like(30522, 768, 12, 12, 3072),
+        paper=((108, "albert_table1"), (110, "bert_paper")),
+    ),
+    PublishedConfig(
+        "bert-large",
+        "BERT-large",
+        "google-bert/bert-large-uncased",
+        "bert",
+        _bert_like(30522, 1024, 24, 16, 4096),
+        paper=((334, "albert_table1"), (340, "bert_paper")),
+    ),
     PublishedConfig(
         "roberta-base",
         "RoBERTa-base",
@@ -57,6 +76,7 @@ PUBLISHED = [
         "albert/albert-base-v2",
         "albert",
         _bert_like(30000, 768, 12, 12, 3072, embedding_size=128, num_hidden_groups=1),
+        paper=((12, "albert_table1"),),
     ),
     PublishedConfig(
         "albert-large",
@@ -64,6 +84,7 @@ PUBLISHED = [
         "albert/albert-large-v2",
         "albert",
         _bert_like(30000, 1024, 24, 16, 4096, embedding_size=128, num_hidden_groups=1),
+        paper=((18, "albert_table1"),),
     ),
     PublishedConfig(
         "albert-xlarge",
@@ -71,22 +92,42 @@ PUBLISHED = [
         "albert/albert-xlarge-v2",
         "albert",
         _bert_like(30000, 2048, 24, 16, 8192, embedding_size=128, num_hidden_groups=1),
+        paper=((60, "albert_table1"),),
+    ),
+    PublishedConfig(
+        "albert-xxlarge",
+        "ALBERT-xxlarge",
+        "albert/albert-xxlarge-v2",
+        "albert",
+        _bert_like(30000, 4096, 12, 64, 16384, embedding_size=128, num_hidden_groups=1),
+        paper=((235, "albert_table1"),),
+    ),
+    PublishedConfig(
+        "distilbert",
+        "DistilBERT",
+        "distilbert/distilbert-base-uncased",
+        "distilbert",
+        tuple(dict(vocab_size=30522, dim=768, n_layers=6, n_heads=12, hidden_dim=3072, max_position_embeddings=512).items()),
+        paper=((66, "distilbert_paper"),),
+        what_if=False,
+    ),
+    PublishedConfig(
+        "electra-small",
+        "ELECTRA-small",
+        "google/electra-small-discriminator",
+        "electra",
+        _bert_like(30522, 256, 12, 4, 1024, embedding_size=128),
+        paper=((14, "electra_paper"),),
+        what_if=False,
     ),
 ]
 BY_KEY = {c.key: c for c in PUBLISHED}
 
 
-def published(key: str) -> PublishedConfig:
-    from playground.errors import InputError
+def published(key: str, name: str = "base") -> PublishedConfig:
+    from playground import checks
 
-    if key not in BY_KEY:
-        raise InputError(
-            "unknown_config",
-            "Unknown configuration {name!r}. Choose one of: {known}.",
-            name=str(key)[:80],
-            known=", ".join(BY_KEY),
-        )
-    return BY_KEY[key]
+    return BY_KEY[checks.choice(key, name, BY_KEY)]
 
 
 def build_meta(model_type: str, values: dict[str, Any], auto_class: str = "AutoModel", **extra: Any) -> Any:
@@ -94,6 +135,8 @@ def build_meta(model_type: str, values: dict[str, Any], auto_class: str = "AutoM
     import torch
     import transformers
 
+    from playground.models import BUILD_LOCK
+
     config = transformers.AutoConfig.for_model(model_type, **values, **extra)
-    with torch.device("meta"):
+    with BUILD_LOCK, torch.device("meta"):  # from_config swaps process-wide class attributes too (models.BUILD_LOCK)
         return getattr(transformers, auto_class).from_config(config)

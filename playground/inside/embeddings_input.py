@@ -11,19 +11,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from playground import models
-from playground.cache import BoundedCache
+from playground import device
+from playground.runtime import Runtime
+from playground import checks
 from playground.errors import InputError
-from playground.models import LoadedModel, Loader
+from playground.models import LoadedModel
 from playground.registry import get_spec
 
 # Architecture -> (token table, segment table, position table, normalisation): attribute names on `embeddings`.
 # BERT adds position embeddings counted from 0; RoBERTa's start after the padding index, so it is not listed.
 EMBEDDING_PARTS = {"bert": ("word_embeddings", "token_type_embeddings", "position_embeddings", "LayerNorm")}
 KINDS = ("encoder", "masked")
+MAX_CHARS = 2000  # characters of each sentence (the token limit below applies too)
 MAX_TOKENS = 64  # rows of the heatmaps; longer pairs are refused (the picture would be unreadable)
 TOLERANCE = 1e-5
-_results = BoundedCache(64, "inside_embeddings")
+RESULTS_KEPT = 64  # decompositions kept (the runtime's "inside_embeddings" cache)
 
 
 @dataclass(frozen=True)
@@ -52,22 +54,17 @@ class EmbeddingsRun:
 
 
 def _check(request: EmbeddingsRequest) -> None:
-    if not isinstance(request.text_a, str) or not request.text_a.strip():
+    checks.text(request.text_b, "text_b", MAX_CHARS)
+    if not checks.text(request.text_a, "text_a", MAX_CHARS).strip():
         raise InputError("empty_text", "Please type a sentence.")
-    try:
-        spec = get_spec(request.model)
-    except ValueError:
-        raise InputError(
-            "unknown_model",
-            "Unknown model {name!r}: only models listed by the operator can be used.",
-            name=str(request.model)[:80],
-        ) from None
-    if spec.kind not in KINDS or spec.model_type not in EMBEDDING_PARTS:
+    spec = get_spec(checks.model_key(request.model, "model", KINDS))
+    if spec.model_type not in EMBEDDING_PARTS:
         raise InputError(
             "no_bert_embeddings", "{model} does not build its input the BERT way (token + segment + position).", model=spec.label
         )
 
 
+@device.entry(4)
 def decompose(lm: LoadedModel, text_a: str, text_b: str = "") -> EmbeddingsRun:
     import torch
 
@@ -101,8 +98,9 @@ def decompose(lm: LoadedModel, text_a: str, text_b: str = "") -> EmbeddingsRun:
     )
 
 
-def run_embeddings(request: EmbeddingsRequest, load: Loader = models.load, on_device=lambda fn: fn) -> EmbeddingsRun:
+def run_embeddings(request: EmbeddingsRequest, runtime: Runtime) -> EmbeddingsRun:
     """Token, segment and position embeddings of a sentence (pair), their sum, the LayerNorm, and the check."""
     _check(request)
     key = (request.model, request.text_a, request.text_b)
-    return _results.get(key, lambda: on_device(decompose)(load(request.model), request.text_a, request.text_b))
+    compute = lambda: runtime.on_device(decompose, 2.0)(runtime.model(request.model), request.text_a, request.text_b)  # noqa: E731
+    return runtime.cache("inside_embeddings", RESULTS_KEPT).get(key, compute)

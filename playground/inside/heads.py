@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from playground import availability
-from playground.cache import BoundedCache
+from playground import checks
 from playground.errors import InputError
 from playground.inside.configs import BY_KEY, PUBLISHED, build_meta
 from playground.registry import registry
+from playground.runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ TASKS = [
     Task("qa", "AutoModelForQuestionAnswering", 2, "span", "who wrote it ?", "Austen wrote Emma"),  # SQuAD: start, end
 ]
 ENCODER_TYPES = ("bert", "roberta", "albert")  # architectures with all three task classes and the same naming
-_built = BoundedCache(64, "inside_heads")
+BUILT = ("inside heads", 64)  # the runtime cache of built task models: four meta-device builds per config
 
 
 @dataclass(frozen=True)
@@ -83,12 +84,13 @@ def sources() -> list[tuple[str, str]]:
         for s in registry().values()
         if s.source == "bundled" and s.model_type in ENCODER_TYPES and availability.check(s).ok
     ]
-    return [(c.label, c.key) for c in PUBLISHED] + bundled
+    return [(c.label, c.key) for c in PUBLISHED if c.what_if] + bundled  # BERT-shaped configs (heads are drawn for those)
 
 
 def _config_values(source: str) -> tuple[str, str, str, dict[str, Any], tuple[str, str]]:
     """(label, hub id, model_type, config values, (cls, sep)) of a source."""
-    if source in BY_KEY:
+    checks.choice(source, "source", [key for _, key in sources()])
+    if source in BY_KEY and BY_KEY[source].what_if:
         c = BY_KEY[source]
         return c.label, c.hf_id, c.model_type, c.config_kwargs, (c.cls_token, c.sep_token)
     spec = registry().get(source) if isinstance(source, str) else None
@@ -139,7 +141,7 @@ def task_head(task: Task, model_type: str, values: dict[str, Any], special: tupl
     )
 
 
-def run_heads(request: HeadsRequest) -> HeadsRun:
+def run_heads(request: HeadsRequest, runtime: Runtime) -> HeadsRun:
     """Every task's head for one encoder config: what feeds it, its shapes, its new parameters."""
     label, hf_id, model_type, values, special = _config_values(request.source)
     hidden = values["hidden_size"]
@@ -148,4 +150,4 @@ def run_heads(request: HeadsRequest) -> HeadsRun:
         heads = [task_head(task, model_type, values, special) for task in TASKS]
         return HeadsRun(HeadsRequest(request.source), label, hf_id, model_type, hidden, heads)
 
-    return _built.get(request.source, build)
+    return runtime.cache(*BUILT).get(request.source, build)

@@ -21,10 +21,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from playground import availability, models
-from playground.cache import BoundedCache
+from playground import availability, device
+from playground.runtime import Runtime
+from playground import checks
 from playground.errors import InputError
-from playground.models import LoadedModel, Loader
+from playground.models import LoadedModel
 from playground.registry import get_spec, specs_of_kind
 
 LAYOUT_TOKENIZER = "minilm"  # a real BERT WordPiece tokenizer that ships with the app
@@ -34,7 +35,7 @@ MAX_CHARS = 5000
 MAX_SENTENCES = 200
 BUDGET_RANGE = (8, 512)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")  # after . ! ? (then a space) or a Chinese stop
-_scores = BoundedCache(256, "inside_nsp")
+SCORES_KEPT = 256  # (model, probes) scores kept (the runtime's "inside_nsp" cache)
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,7 @@ def pair_layout(tokenizer: Any, a: str, b: str) -> Layout:
     return Layout(tokenizer.convert_ids_to_tokens(enc["input_ids"]), list(enc["token_type_ids"]))
 
 
+@device.entry(lambda lm, pairs: 4 + len(pairs) / 8)
 def nsp_probabilities(lm: LoadedModel, pairs: list[tuple[str, str]]) -> list[tuple[float, float]]:
     """(P(IsNext), P(NotNext)) for each (A, B), in one batched forward pass."""
     import torch
@@ -222,37 +224,22 @@ def probe_pairs(sentences: list[Sentence], seed: int) -> list[tuple[str, str, st
 
 
 def _check(request: NspRequest) -> tuple[list[Sentence], int, int]:
-    if not isinstance(request.text, str) or not request.text.strip():
+    if not checks.text(request.text, "text", MAX_CHARS).strip():
         raise InputError("empty_text", "Please type a sentence.")
-    if len(request.text) > MAX_CHARS:
-        raise InputError("nsp_text_too_long", "At most {limit} characters, please.", limit=MAX_CHARS)
+    seed = checks.seed(request.seed)
+    budget = checks.whole(request.budget, "budget", *BUDGET_RANGE)
+    if request.model is not None and request.model != "":
+        checks.model_key(request.model, "model", (NSP_KIND,))
     sentences = split_text(request.text)[:MAX_SENTENCES]
     if not _followers(sentences):
         raise InputError("nsp_one_sentence", "Write at least two sentences in a row (end each with . ! ? or 。).")
-    try:
-        seed = int(request.seed)
-        budget = int(request.budget)
-    except (TypeError, ValueError):
-        raise InputError("nsp_bad_number", "The seed and the budget must be whole numbers.") from None
-    low, high = BUDGET_RANGE
-    if not low <= budget <= high:
-        raise InputError("nsp_bad_budget", "The token budget must be from {low} to {high}.", low=low, high=high)
     return sentences, seed, budget
 
 
 def nsp_model_key(requested: str | None) -> tuple[str | None, str]:
     """The NSP model to use and, when there is none, why (English)."""
     if requested:
-        try:
-            spec = get_spec(requested)
-        except ValueError:
-            raise InputError(
-                "unknown_model",
-                "Unknown model {name!r}: only models listed by the operator can be used.",
-                name=str(requested)[:80],
-            ) from None
-        if spec.kind != NSP_KIND:
-            raise InputError("not_nsp_model", "{model} has no next-sentence head.", model=spec.label)
+        spec = get_spec(checks.model_key(requested, "model", (NSP_KIND,)))
         state = availability.check(spec)
         return (spec.key, "") if state.ok else (None, state.reason)
     ready = availability.available_specs(NSP_KIND)
@@ -262,15 +249,10 @@ def nsp_model_key(requested: str | None) -> tuple[str | None, str]:
     return None, (availability.check(known[0]).reason if known else "no model with a next-sentence head is registered")
 
 
-def run_nsp(
-    request: NspRequest,
-    load: Loader = models.load,
-    load_tokenizer: Callable[[str], Any] = models.load_tokenizer,
-    on_device: Callable[[Callable], Callable] = lambda fn: fn,
-) -> NspRun:
+def run_nsp(request: NspRequest, runtime: Runtime) -> NspRun:
     """Pairs, layout, packing and sentence order from the user's text; NSP probabilities when a model is available."""
     sentences, seed, budget = _check(request)
-    tokenizer = load_tokenizer(LAYOUT_TOKENIZER)
+    tokenizer = runtime.tokenizer(LAYOUT_TOKENIZER)
     pairs = build_nsp_pairs(sentences, seed)
     layout = pair_layout(tokenizer, pairs[0].a.text, pairs[0].b.text)
     sep = tokenizer.sep_token or "[SEP]"
@@ -279,9 +261,10 @@ def run_nsp(
     probes: list[Probe] = []
     model_id = device = ""
     if key is not None:
-        lm = load(key)
+        lm = runtime.model(key)
         wanted = probe_pairs(sentences, seed)
-        scores = _scores.get((key, tuple(wanted)), lambda: on_device(nsp_probabilities)(lm, [(a, b) for _, a, b in wanted]))
+        score = lambda: runtime.on_device(nsp_probabilities, 3.0)(lm, [(a, b) for _, a, b in wanted])  # noqa: E731
+        scores = runtime.cache("inside_nsp", SCORES_KEPT).get((key, tuple(wanted)), score)
         probes = [Probe(case, a, b, p, q) for (case, a, b), (p, q) in zip(wanted, scores)]
         model_id, device = lm.spec.hf_id, str(lm.device)
     return NspRun(

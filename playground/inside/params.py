@@ -6,6 +6,15 @@ table. Beside each measured count stands the textbook formula for the same part 
 one shared layer instead of L), so the two can be compared number by number. The "what if" model is
 ALBERT's architecture with the sizes of a chosen published model and the user's embedding size E and
 layer sharing: the formula predicts it, a model built with those settings confirms it.
+
+Two counting choices, stated because the papers differ from num_parameters():
+- ALBERT's own code (google-research/albert, `transformer_model`) projects E -> H only when E != H; Hugging Face's
+  `AlbertTransformer` builds `embedding_hidden_mapping_in` always. At E = H that H·H + H matrix is not ALBERT's and
+  is left out of the count (`hf_only` says how much), so E = H without sharing is BERT-base exactly.
+- The pooler (H·H + H) is counted in `total`; `without_pooler` is given too. ALBERT's Table 3/4 cells match its
+  not-shared models without the pooler and its shared ones with it (tests/unit/inside/test_params_papers.py).
+Hugging Face's ALBERT shares whole layers only (`num_hidden_groups`); the paper's shared-attention and shared-FFN
+variants (Table 4) are counted from the not-shared built model with the shared sub-layer (and its LayerNorm) once.
 """
 
 from __future__ import annotations
@@ -14,14 +23,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from playground.cache import BoundedCache
+from playground import checks
 from playground.errors import InputError
 from playground.inside.configs import PUBLISHED, PublishedConfig, build_meta, published
+from playground.runtime import Runtime
 
 # Parameter name -> part; the first matching pattern wins (so `attention.output.LayerNorm` is a layer norm).
 PARTS: list[tuple[str, re.Pattern]] = [
     ("token_embeddings", re.compile(r"word_embeddings")),
-    ("projection", re.compile(r"embedding_hidden_mapping_in")),  # ALBERT's E -> H matrix
+    ("projection", re.compile(r"embedding_hidden_mapping_in|embeddings_project")),  # ALBERT's / ELECTRA's E -> H matrix
     ("position_segment", re.compile(r"position_embeddings|token_type_embeddings")),
     ("layer_norms", re.compile(r"LayerNorm|layer_norm")),
     ("attention", re.compile(r"attention")),
@@ -30,7 +40,8 @@ PARTS: list[tuple[str, re.Pattern]] = [
 ]
 PART_NAMES = [name for name, _ in PARTS] + ["other"]
 E_RANGE = (16, 2048)
-_built = BoundedCache(64, "inside_params")
+SHARING = ("all", "attention", "ffn", "none")  # ALBERT Table 4's strategies: which sub-layers all L layers share
+BUILT = ("inside params", 64)  # the runtime cache of counted models: building one on the meta device takes ~0.1 s
 
 
 @dataclass(frozen=True)
@@ -44,8 +55,18 @@ class Sizes:
     G: int  # distinct layers (L unshared, 1 when all layers share one set)
     F: int  # feed-forward size
     P: int  # positions
-    T: int  # segment (token type) ids
-    factorised: bool  # token embeddings of size E, then an E -> H projection (ALBERT)
+    T: int  # segment (token type) ids (0: DistilBERT has none)
+    factorised: bool  # token embeddings of size E, then an E -> H projection when E != H (ALBERT, ELECTRA)
+    sharing: str = "none"  # one of SHARING ("all" when G == 1 < L)
+    pooler: bool = True  # the encoder has a pooler (DistilBERT and ELECTRA have none)
+
+    @property
+    def attention_sets(self) -> int:
+        return 1 if self.sharing in ("all", "attention") else self.L
+
+    @property
+    def ffn_sets(self) -> int:
+        return 1 if self.sharing in ("all", "ffn") else self.L
 
 
 @dataclass(frozen=True)
@@ -57,15 +78,21 @@ class ModelCount:
     sizes: Sizes
     parts: dict[str, int]  # part -> parameters counted on the built model
     formula: dict[str, int]  # part -> parameters by the formula
-    total: int  # model.num_parameters() of the built model
+    total: int  # the count (model.num_parameters() less `hf_only`; shared sub-layers once)
     built_with: str  # e.g. "AutoModel.from_config(AlbertConfig(...)) on the meta device"
+    hf_only: int = 0  # parameters Hugging Face builds that ALBERT's own code does not (the E -> H matrix at E = H)
+    paper: tuple[tuple[int, str], ...] = ()  # (millions, source) as the papers print them
+
+    @property
+    def without_pooler(self) -> int:
+        return self.total - self.parts["pooler"]
 
 
 @dataclass(frozen=True)
 class ParamsRequest:
     base: str = "bert-base"  # published config whose sizes the "what if" model keeps
     embedding_size: int = 128  # E of the "what if" model
-    share_layers: bool = True  # one set of layer weights for all L layers
+    share_layers: bool | str = True  # True / "all": one set of layer weights for all L layers; or one of SHARING
 
 
 @dataclass(frozen=True)
@@ -75,33 +102,44 @@ class ParamsRun:
     parts: list[str]  # part names in drawing order
 
 
-def sizes_of(model_type: str, values: dict[str, Any]) -> Sizes:
-    H = values["hidden_size"]
-    factorised = model_type == "albert"
-    L = values["num_hidden_layers"]
+def sizes_of(model_type: str, values: dict[str, Any], sharing: str | None = None) -> Sizes:
+    config = _config(model_type, values)
+    H, L = config.hidden_size, config.num_hidden_layers
+    E = getattr(config, "embedding_size", None) or H
+    groups = getattr(config, "num_hidden_groups", L)
+    sharing = sharing or ("all" if groups == 1 < L else "none")
     return Sizes(
-        V=values["vocab_size"],
-        E=values.get("embedding_size", H) if factorised else H,
+        V=config.vocab_size,
+        E=E,
         H=H,
         L=L,
-        G=values.get("num_hidden_groups", 1) if factorised else L,
-        F=values["intermediate_size"],
-        P=values["max_position_embeddings"],
-        T=values.get("type_vocab_size", 2),
-        factorised=factorised,
+        G=1 if sharing == "all" else L,
+        F=getattr(config, "intermediate_size", None) or config.hidden_dim,
+        P=config.max_position_embeddings,
+        T=getattr(config, "type_vocab_size", 0),
+        factorised=E != H or model_type == "albert",
+        sharing=sharing,
+        pooler=model_type in ("bert", "roberta", "albert"),  # AutoModel's encoders with a pooler
     )
 
 
+def _config(model_type: str, values: dict[str, Any]) -> Any:
+    import transformers
+
+    return transformers.AutoConfig.for_model(model_type, **values)
+
+
 def formula(s: Sizes) -> dict[str, int]:
-    """The textbook count per part (weights and biases): V·E + E·H for factorised embeddings, G distinct layers."""
+    """The textbook count per part (weights and biases): V·E + E·H for factorised embeddings, shared sub-layers once."""
+    A, F = s.attention_sets, s.ffn_sets
     return {
         "token_embeddings": s.V * s.E,
-        "projection": s.E * s.H + s.H if s.factorised else 0,
+        "projection": s.E * s.H + s.H if s.E != s.H else 0,  # ALBERT's code: no projection when E = H
         "position_segment": (s.P + s.T) * s.E,
-        "layer_norms": 2 * s.E + s.G * 2 * (2 * s.H),  # the embeddings' LayerNorm, then two per layer
-        "attention": s.G * 4 * (s.H * s.H + s.H),  # Q, K, V and the output projection
-        "feed_forward": s.G * (2 * s.H * s.F + s.F + s.H),
-        "pooler": s.H * s.H + s.H,
+        "layer_norms": 2 * s.E + (A + F) * (2 * s.H),  # the embeddings' LayerNorm, then one per sub-layer
+        "attention": A * 4 * (s.H * s.H + s.H),  # Q, K, V and the output projection
+        "feed_forward": F * (2 * s.H * s.F + s.F + s.H),
+        "pooler": s.H * s.H + s.H if s.pooler else 0,
         "other": 0,
     }
 
@@ -118,49 +156,76 @@ def count_parts(model: Any) -> dict[str, int]:
     return counts
 
 
-def _count(key: str, label: str, model_type: str, values: dict[str, Any], source: str) -> ModelCount:
-    model = build_meta(model_type, values)
+def _count(
+    key: str, label: str, model_type: str, values: dict[str, Any], source: str, sharing: str | None = None, paper=()
+) -> ModelCount:
+    sizes = sizes_of(model_type, values, sharing)
+    built_values = values if sizes.sharing not in ("attention", "ffn") else values | {"num_hidden_groups": sizes.L}
+    model = build_meta(model_type, built_values)
     config_class = type(model.config).__name__
-    return ModelCount(
-        key,
-        label,
-        model_type,
-        source,
-        sizes_of(model_type, values),
-        count_parts(model),
-        formula(sizes_of(model_type, values)),
-        int(model.num_parameters()),
-        f"AutoModel.from_config({config_class}(...)) on the meta device",
+    parts = count_parts(model)
+    built_with = f"AutoModel.from_config({config_class}(...)) on the meta device"
+    hf_only = 0
+    if model_type == "albert" and sizes.E == sizes.H:  # HF's E -> H matrix, which ALBERT's code does not build
+        hf_only, parts["projection"] = parts["projection"], 0
+        built_with += f"; Hugging Face's E→H matrix at E = H ({hf_only:,}) not counted: ALBERT's code builds none"
+    if sizes.sharing in ("attention", "ffn"):  # HF shares whole layers only: count the shared sub-layer once
+        L, H = sizes.L, sizes.H
+        parts["attention"] = parts["attention"] * sizes.attention_sets // L
+        parts["feed_forward"] = parts["feed_forward"] * sizes.ffn_sets // L
+        parts["layer_norms"] -= (2 * L - sizes.attention_sets - sizes.ffn_sets) * 2 * H
+        built_with += f"; not-shared model built, the shared {sizes.sharing} sub-layer counted once"
+    total = sum(parts.values())
+    return ModelCount(key, label, model_type, source, sizes, parts, formula(sizes), total, built_with, hf_only, paper)
+
+
+def count_published(config: PublishedConfig, runtime: Runtime) -> ModelCount:
+    return runtime.cache(*BUILT).get(
+        config.key,
+        lambda: _count(config.key, config.label, config.model_type, config.config_kwargs, config.hf_id, paper=config.paper),
     )
 
 
-def count_published(config: PublishedConfig) -> ModelCount:
-    return _built.get(config.key, lambda: _count(config.key, config.label, config.model_type, config.config_kwargs, config.hf_id))
-
-
-def what_if_values(base: PublishedConfig, embedding_size: int, share_layers: bool) -> dict[str, Any]:
+def what_if_values(base: PublishedConfig, embedding_size: int, share_layers: bool | str) -> dict[str, Any]:
     """ALBERT's architecture with the base model's sizes and the user's E and sharing."""
     values = base.config_kwargs
     values.pop("pad_token_id", None)
     layers = values["num_hidden_layers"]
-    return values | {"embedding_size": embedding_size, "num_hidden_groups": 1 if share_layers else layers}
+    return values | {"embedding_size": embedding_size, "num_hidden_groups": 1 if check_sharing(share_layers) == "all" else layers}
 
 
 def check_embedding_size(value: Any) -> int:
-    low, high = E_RANGE
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not low <= value <= high:
+    return checks.whole(value, "embedding_size", *E_RANGE)
+
+
+def check_sharing(value: Any) -> str:
+    """True / False (the old checkbox) or one of SHARING."""
+    if isinstance(value, bool):
+        return "all" if value else "none"
+    return checks.choice(value, "share_layers", SHARING)
+
+
+def check_base(key: Any) -> PublishedConfig:
+    base = published(key)
+    if not base.what_if:
         raise InputError(
-            "bad_embedding_size", "The embedding size E must be a whole number from {low} to {high}.", low=low, high=high
+            "bad_what_if_base",
+            '{name} is not BERT-shaped; take the "what if" sizes from one of: {known}.',
+            name=base.label,
+            known=", ".join(c.key for c in PUBLISHED if c.what_if),
         )
-    return int(value)
+    return base
 
 
-def run_params(request: ParamsRequest) -> ParamsRun:
+def run_params(request: ParamsRequest, runtime: Runtime) -> ParamsRun:
     """Counts of every published model plus the user's "what if" ALBERT, part by part, formula beside the built model."""
-    base = published(request.base)
+    base = check_base(request.base)
     E = check_embedding_size(request.embedding_size)
-    share = bool(request.share_layers)
-    values = what_if_values(base, E, share)
-    label = f"{base.label} → E={E}" + (", shared" if share else "")
-    what_if = _built.get(("what-if", base.key, E, share), lambda: _count("what-if", label, "albert", values, "what if"))
-    return ParamsRun(ParamsRequest(base.key, E, share), [count_published(c) for c in PUBLISHED] + [what_if], PART_NAMES)
+    sharing = check_sharing(request.share_layers)
+    values = what_if_values(base, E, sharing)
+    label = f"{base.label} → E={E}" + ("" if sharing == "none" else f", shared {sharing}")
+    what_if = runtime.cache(*BUILT).get(
+        ("what-if", base.key, E, sharing), lambda: _count("what-if", label, "albert", values, "what if", sharing)
+    )
+    counts = [count_published(c, runtime) for c in PUBLISHED] + [what_if]
+    return ParamsRun(ParamsRequest(base.key, E, sharing), counts, PART_NAMES)

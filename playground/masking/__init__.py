@@ -1,6 +1,6 @@
 """Pre-training masking objectives on one sentence: BERT, whole-word, dynamic, SpanBERT, XLNet, ELECTRA, T5, UniLM.
 
-The entry is `run_masking(MaskingRequest) -> MaskingRun`; the OBJECTIVES table in `objectives.py` says which
+The entry is `run_masking(MaskingRequest, Runtime) -> MaskingRun`; the OBJECTIVES table in `objectives.py` says which
 module draws each objective, which request fields it reads, and whether it has a statistics mode.
 """
 

@@ -14,9 +14,11 @@ import numpy as np
 import torch
 from transformers import DataCollatorForLanguageModeling
 
+from playground import checks
 from playground.errors import InputError
 from playground.masking.encoding import Encoded, encode, result_of
-from playground.masking.results import IGNORE, MaskingResult
+from playground.masking import segment
+from playground.masking.results import IGNORE, MaskingResult, Note
 
 
 class _MaskTokenView:
@@ -55,8 +57,7 @@ def mlm_draws(
         ("mask_replace_prob", mask_replace_prob),
         ("random_replace_prob", random_replace_prob),
     ]:
-        if not 0.0 <= float(p) <= 1.0:
-            raise InputError("masking_probability", "{name} must be between 0 and 1.", name=name)
+        checks.probability(p, name)
     if mask_replace_prob + random_replace_prob > 1.0 + 1e-9:
         raise InputError("masking_split", "The [MASK] and random shares add up to more than 100%.")
     view = _MaskTokenView(tokenizer, enc) if enc.mask_is_placeholder else tokenizer
@@ -119,7 +120,11 @@ def whole_word_masking(tokenizer, text: str, seed: int, mlm_probability: float =
     inputs, labels = mlm_draws(tokenizer, enc, 1, seed, mlm_probability, 1.0, 0.0, whole_word=True)
     t_in, t_lab = mlm_draws(tokenizer, enc, 1, seed, mlm_probability, 1.0, 0.0)
     rows = [("token", actions_of(enc, t_in[0], t_lab[0])), ("whole_word", actions_of(enc, inputs[0], labels[0]))]
-    return _result("wwm", enc, inputs[0], labels[0], rows=rows)
+    notes = []
+    if segment.has_chinese(text):  # show the words the segmenter found: they are what is masked together
+        found = [text[a:b] for a, b in segment.words(text) if text[a:b].strip()]
+        notes.append(Note("segmentation", {"words": " / ".join(found)}))
+    return _result("wwm", enc, inputs[0], labels[0], rows=rows, notes=notes)
 
 
 def dynamic_masking(
@@ -133,9 +138,7 @@ def dynamic_masking(
     **_: Any,
 ) -> MaskingResult:
     """RoBERTa: a fresh pattern every epoch, against BERT's one pattern reused (epochs x tokens grid)."""
-    epochs = int(epochs)
-    if not 1 <= epochs <= 20:
-        raise InputError("masking_epochs", "Choose between 1 and 20 epochs.")
+    epochs = checks.whole(epochs, "epochs", 1, 20)
     enc = encode(tokenizer, text)
     args = (mlm_probability, mask_replace_prob, random_replace_prob)
     d_in, d_lab = mlm_draws(tokenizer, enc, epochs, seed, *args)

@@ -2,7 +2,7 @@
 and the discriminator learns, for every token, whether it is the original or a replacement.
 
 Three generators, from best to plainest: a masked LM (ELECTRA's own generator online), the bundled
-causal LM filling whole words by sentence rescoring (playground.causal_fill), or uniform random
+causal LM filling whole words by sentence rescoring (playground.fill_mask.causal), or uniform random
 tokens (no model at all). A sampled token equal to the original counts as "original", as in the paper.
 """
 
@@ -14,24 +14,23 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from playground import availability
-from playground.cache import BoundedCache
+from playground import availability, device
 from playground.errors import InputError
 from playground.masking.bert import mlm_draws
 from playground.masking.encoding import Encoded, encode, result_of
 from playground.masking.pieces import readable
 from playground.masking.results import MaskingResult, Note
-from playground.registry import get_spec
+from playground.registry import ModelSpec, get_spec
 
 MASK_PROB = 0.15
 CAUSAL_TOP_K = 10  # the filler's candidates a replacement is sampled from
 MAX_BLANKS = 8
 CAUSAL_POOL = 30  # candidates per source the filler rescores: a sample, not a leaderboard, so fewer suffice
 
-# A generator's or discriminator's pass is the slow part: kept here, shared by all users, so a redraw
-# (a language switch, 30 students on one preset) reuses it instead of running the model again.
-_CORRUPTIONS = BoundedCache(64, "masking.electra.corruptions")
-_REPLACED_PROBS = BoundedCache(64, "masking.electra.discriminator")
+# A generator's or discriminator's pass is the slow part: kept in the runtime's caches, shared by all users, so a
+# redraw (a language switch, 30 students on one preset) reuses it instead of running the model again.
+CORRUPTIONS = ("masking electra corruptions", 64)
+REPLACED_PROBS = ("masking electra discriminator", 64)
 
 
 def _result(
@@ -67,6 +66,7 @@ def _selected(tokenizer, enc: Encoded, seed: int, mask_prob: float, whole_word: 
     return [pos for pos, lab in enumerate(labels[0].tolist()) if lab != -100]
 
 
+@device.entry(4)
 @torch.inference_mode()
 def electra_mlm(generator_lm, text: str, seed: int, mask_prob: float = MASK_PROB, **_: Any) -> MaskingResult:
     """Generator = a masked LM: one pass over the masked sentence, one sample per masked position."""
@@ -117,9 +117,10 @@ def electra_uniform(tokenizer, text: str, seed: int, mask_prob: float = MASK_PRO
     )
 
 
+@device.entry(6)  # every replaced word is drawn from a causal filler's candidates
 def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float = MASK_PROB, **_: Any) -> MaskingResult:
     """Generator = the causal LM filling whole words (sentence rescoring), re-tokenized with `tokenizer`."""
-    from playground.causal_fill import fill_blanks_causal  # the causal demo's module, needed only on this path
+    from playground.fill_mask.causal import fill_blanks_causal  # the causal demo's module, needed only on this path
 
     enc = encode(tokenizer, text)
     chosen = set(_selected(tokenizer, enc, seed, mask_prob, whole_word=True))
@@ -166,10 +167,12 @@ def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float 
         special,
         filler_lm.spec.hf_id,
         masked_text=masked_text,
+        masked_positions=sorted(chosen),
         sampled_words={str(w): sampled[w] for w in words},
     )
 
 
+@device.entry(4)
 @torch.inference_mode()
 def discriminator_probs(disc_lm, ids: list[int]) -> list[float]:
     """The discriminator's P(replaced) per token (ELECTRA: sigmoid of one logit per position)."""
@@ -219,12 +222,24 @@ def generator_options() -> list[tuple[str, str | None]]:
     return out
 
 
+def same_weights_files(a: ModelSpec, b: ModelSpec) -> bool:
+    """Two bundled specs read from the same files (so one tokenizer): e5-small and e5-mlm, minilm and minilm-mlm."""
+    where = lambda s: (s.bundle, s.subdir, s.converter, s.gguf_file)  # noqa: E731
+    return a.source == b.source == "bundled" and where(a) == where(b)
+
+
 def resolve_generator(generator: str, model: str) -> tuple[str, str]:
-    """ "auto" -> the chosen model itself when it is a masked LM, else the first available causal filler, else uniform."""
+    """ "auto" -> the chosen model itself when it is a masked LM, else an available masked LM on the same bundled
+    weights (its tokenizer: e5-small -> e5-mlm, so Chinese text gets a Chinese generator), else the first available
+    causal filler, else uniform."""
     if generator == "auto":
-        causal = availability.available_specs("causal")
-        if get_spec(model).kind == "masked":
+        spec = get_spec(model)
+        if spec.kind == "masked":
             return "masked", model
+        sibling = [s.key for s in availability.available_specs("masked") if same_weights_files(s, spec)]
+        if sibling:
+            return "masked", sibling[0]
+        causal = availability.available_specs("causal")
         return ("causal", causal[0].key) if causal else ("uniform", "")
     kind, _, key = str(generator).partition(":")
     wrong = InputError(
@@ -248,26 +263,36 @@ def resolve_generator(generator: str, model: str) -> tuple[str, str]:
 
 
 def electra_masking(
-    model: str, text: str, seed: int, mlm_probability: float, generator: str, load, load_tokenizer, **_: Any
+    model: str, text: str, seed: int, mlm_probability: float, generator: str, load, load_tokenizer, cache, **_: Any
 ) -> MaskingResult:
     """ELECTRA's objective end to end: corrupt with the chosen generator, then the first available discriminator
     that shares the generator's vocabulary gives P(replaced) per token (its weights load only when it fits)."""
     kind, key = resolve_generator(generator or "auto", model)
     gen = GENERATORS[kind]
-    result, tokenizer, device = _CORRUPTIONS.get(
+    result, tokenizer, device = cache(*CORRUPTIONS).get(
         (kind, key, model, text, int(seed), float(mlm_probability)),
         lambda: gen.corrupt(key, model, text, int(seed), float(mlm_probability), load, load_tokenizer),
     )
     notes = [Note(gen.note)] if gen.note else []
+    if "replaced" not in result.actions:
+        notes.insert(0, _nothing_replaced(result, int(seed), float(mlm_probability)))
     details = dict(result.details)
     for spec in availability.available_specs("discriminator"):
         if not same_vocabulary(load_tokenizer(spec.key), tokenizer):
             continue
         ids = tuple(details["corrupted_ids"])
-        details["replaced_prob"] = list(_REPLACED_PROBS.get((spec.key, ids), lambda: _probs(load(spec.key), ids)))
+        details["replaced_prob"] = list(cache(*REPLACED_PROBS).get((spec.key, ids), lambda: _probs(load(spec.key), ids)))
         notes.append(Note("discriminator", {"model": spec.hf_id}))
         break
     return replace(result, details=details, notes=list(result.notes) + notes, device=device)  # the cached draw stays as drawn
+
+
+def _nothing_replaced(result: MaskingResult, seed: int, p: float) -> Note:
+    """A draw whose discriminator targets are all "original" says why: nothing was masked, or the generator sampled
+    the original token back at every masked position (which counts as original, as in the paper)."""
+    n = sum(a != "special" for a in result.actions)
+    selected = len(result.details.get("masked_positions", ()))
+    return Note("nothing_replaced", {"seed": seed, "selected": selected, "n": n, "p": p, "chance": (1 - p) ** n})
 
 
 def _probs(disc_lm, ids: tuple[int, ...]) -> tuple[float, ...]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground import checks
 from playground.errors import InputError
+from playground.masking import segment
 from playground.masking.pieces import readable
 from playground.masking.results import MaskingResult, Note
 
@@ -41,32 +43,39 @@ def word_ids_of(tokenizer_words: list[int | None] | None, offsets, special: list
 
     Words are the tokenizer's own (`word_ids()`, its pre-tokenizer's split), with two rules on top:
     a character is never split (tokens whose character spans overlap, such as the byte pieces of one
-    Chinese character, share a word), and Chinese characters written together form one word, as spaces
-    mark them (BERT's tokenizer puts every CJK character apart; BERT-wwm grouped them with a segmenter,
-    here the user's spaces stand in for it). Slow tokenizers have no `word_ids()`: a spacing rule stands in.
+    Chinese character, share a word), and where Chinese meets Chinese (or its punctuation) the word
+    segmenter decides, as Chinese BERT-wwm did (playground.masking.segment: jieba here, LTP there):
+    BERT's tokenizer puts every CJK character apart and XLM-R's reads a whole unspaced sentence as one
+    "word", neither of which is a Chinese word. Slow tokenizers have no `word_ids()`: a spacing rule stands in.
     """
     base = tokenizer_words if tokenizer_words is not None else _spacing_words(text, offsets, special)
+    starts = segment.word_starts(text)  # None when the text has no Chinese
     out, word, prev = [], -1, None  # prev: (base word, end offset) of the previous real token
     for (start, end), is_special, b in zip(offsets, special, base):
         if is_special:
             out.append(-1)
             prev = None
             continue
-        same = prev is not None and (
-            (b is not None and b == prev[0] and b >= 0)
-            or start < prev[1]
-            or (start == prev[1] and 0 < start < len(text) and _cjk(text[start - 1]) and _cjk(text[start]))
+        chinese_junction = (
+            prev is not None
+            and starts is not None
+            and start == prev[1]
+            and 0 < start < len(text)
+            and not (text[start - 1].isspace() or text[start].isspace())  # a space token keeps the tokenizer's grouping
+            and (segment.has_chinese(text[start - 1]) or segment.has_chinese(text[start]))
         )
+        if prev is None:
+            same = False
+        elif start < prev[1]:
+            same = True  # a character is never split
+        elif chinese_junction:
+            same = start not in starts
+        else:
+            same = b is not None and b == prev[0] and b >= 0
         word += 0 if same else 1
         out.append(word)
         prev = (b, end)
     return out
-
-
-def _cjk(ch: str) -> bool:
-    """A CJK ideograph (the characters BERT's tokenizer splits one by one)."""
-    code = ord(ch)
-    return 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0x20000 <= code <= 0x2FA1F or 0xF900 <= code <= 0xFAFF
 
 
 def _spacing_words(text: str, offsets: list[tuple[int, int]], special: list[bool]) -> list[int]:
@@ -89,8 +98,7 @@ def _spacing_words(text: str, offsets: list[tuple[int, int]], special: list[bool
 
 def encode(tokenizer, text: str, max_tokens: int = MAX_TOKENS) -> Encoded:
     """Tokenize `text` (with the model's special tokens); InputError when no real token is left."""
-    if not isinstance(text, str):
-        raise InputError("masking_no_text", "Type a sentence.")
+    checks.text(text, "text", 100_000)  # the request check allows far less; this guards direct callers
     enc = tokenizer(text, return_offsets_mapping=True, return_special_tokens_mask=True)
     ids, offsets = list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]]
     special = [bool(s) for s in enc["special_tokens_mask"]]

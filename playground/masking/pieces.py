@@ -12,7 +12,12 @@ SentencePiece tokens are returned as the vocabulary spells them.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+
+from playground import text_units as tokens
+
+_BYTE_FALLBACK = re.compile(r"<0x[0-9A-Fa-f]{2}>")
 
 
 @lru_cache(maxsize=1)
@@ -97,7 +102,11 @@ def readable(tokenizer, ids: list[int], placeholder: dict[int, str] | None = Non
     placeholder = placeholder or {}
     raws = [placeholder.get(int(i)) or tokenizer.convert_ids_to_tokens(int(i)) for i in ids]
     if not is_byte_level(tokenizer):
-        return raws
+        if not any(_BYTE_FALLBACK.fullmatch(r or "") for r in raws):
+            return raws
+        # SentencePiece byte fallback (`<0xE5><0x90><0x8D>`): the character the pieces complete, as tokens.py reads it.
+        shown = tokens.display_pieces(tokenizer, [int(i) if int(i) < len(tokenizer) else 0 for i in ids])
+        return [label if _BYTE_FALLBACK.fullmatch(raw or "") else raw for raw, label in zip(raws, shown)]
     special = set(getattr(tokenizer, "all_special_tokens", []))
     pieces = [None if (int(i) in placeholder or r in special) else r for i, r in zip(ids, raws)]
     labels = byte_labels(pieces)

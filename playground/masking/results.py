@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +44,14 @@ class Rate:
     theory: float
     stderr: float  # of the empirical rate
     at_least: bool = False  # theory is a lower bound (whole words overshoot a token budget)
+    at_most: bool = False  # theory is an upper bound (sentence ends and masked words cut spans the budget alone would not)
     within: bool = field(init=False)  # within 4 standard errors of theory: a field, so the JSON carries it
 
     def __post_init__(self) -> None:
         if self.at_least:
             ok = self.empirical >= self.theory - 4 * self.stderr - 1e-9
+        elif self.at_most:
+            ok = self.empirical <= self.theory + 4 * self.stderr + 1e-9
         else:
             ok = abs(self.empirical - self.theory) <= 4 * self.stderr + 1e-9
         object.__setattr__(self, "within", bool(ok))
@@ -58,6 +63,7 @@ class MaskingStats:
     draws: int
     rates: list[Rate]
     histograms: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # name -> x, empirical, theory
+    facts: dict[str, Any] = field(default_factory=dict)  # the objective's parameters and what this text allows
 
 
 @dataclass(frozen=True)
@@ -97,3 +103,14 @@ class MaskingRun:
     statistics: MaskingStats | None
     notes: list[Note]
     request: MaskingRequest = field(repr=False)  # kept for the renderer (e.g. statistics asked but not offered); not in JSON
+
+
+def token_table_csv(run: MaskingRun) -> str:
+    """The token table as CSV (position, token, action, label): the csv module quotes what needs it, so a token
+    like `"hi"`, `a,b` or a line break reads back exactly (the export wrote JSON string escapes, which a CSV reader
+    reads as `\\hi\\""`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["position", "token", "action", "label"])
+    writer.writerows([i, tok, action, label] for i, (tok, action, label) in enumerate(zip(run.tokens, run.actions, run.labels)))
+    return out.getvalue()

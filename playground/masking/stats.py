@@ -13,12 +13,24 @@ from typing import Callable
 import numpy as np
 import torch
 
+from playground import checks as field_checks
 from playground.errors import InputError
+from playground.masking import segment
 from playground.masking.bert import mlm_draws
 from playground.masking.encoding import encode, kept_positions, words_of
-from playground.masking.permutation import predicted_count
+from playground.masking.permutation import XLNET_K, predicted_count
 from playground.masking.results import IGNORE, MaskingStats, Rate
-from playground.masking.spans import SPAN_BUDGET, sample_spans, span_length_theory, t5_counts, t5_noise_mask
+from playground.masking.spans import (
+    SPAN_BUDGET,
+    SPAN_MAX,
+    SPAN_P,
+    T5_DENSITY,
+    T5_MEAN_SPAN,
+    sample_spans,
+    span_length_theory,
+    t5_counts,
+    t5_noise_mask,
+)
 
 MAX_DRAWS = 10_000
 
@@ -87,7 +99,10 @@ def wwm_stats(tokenizer, enc, n, seed, mlm_probability=0.15, text: str = "", **_
     words = words_of(enc)
     sel = labels != IGNORE
     word_sel = np.stack([sel[:, w[0]] for w in words], 1)
-    reference = tokenizer_words(tokenizer, text, enc.special) if text else words
+    if text and segment.has_chinese(text):  # Chinese words are the segmenter's, found again from the text itself
+        reference = segment.token_groups(text, enc.offsets, enc.special)
+    else:
+        reference = tokenizer_words(tokenizer, text, enc.special) if text else words
     chars = shared_characters(enc.offsets, enc.special)
     return [
         _rate("words_selected", word_sel.sum(), word_sel.size, p),
@@ -110,7 +125,21 @@ def dynamic_stats(
     ]
 
 
-def span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
+def budget_clipped_mean(target: int, p: float = SPAN_P, max_len: int = SPAN_MAX) -> float:
+    """Mean masked span length when only the budget cuts spans (each word one token, no sentence end, no overlap).
+
+    Spans are drawn until `target` tokens are covered; a span is cut where the budget runs out, so the masked
+    lengths add up to `target` and their pooled mean is target / E[number of spans]; E[spans] by recursion on the
+    budget left. Sentence ends and already-masked words cut spans further: this is an upper bound for the tab's mean.
+    """
+    probs = span_length_theory(p, max_len)
+    spans = [0.0] * (target + 1)  # expected spans to cover r tokens
+    for r in range(1, target + 1):
+        spans[r] = 1 + sum(q * spans[r - min(length, r)] for length, q in enumerate(probs, start=1))
+    return float(target / spans[target])
+
+
+def span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict, dict]:
     rng = np.random.default_rng(seed)
     words = words_of(enc)
     n_tokens = sum(len(w) for w in words)
@@ -124,14 +153,19 @@ def span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     counts = np.bincount(drawn, minlength=len(theory) + 1)[1:]
     real = np.bincount(realized, minlength=len(theory) + 1)[1 : len(theory) + 1]
     mean_theory = float((np.arange(1, len(theory) + 1) * theory).sum())
-    target = max(1, round(SPAN_BUDGET * n_tokens)) / n_tokens
+    budget = max(1, round(SPAN_BUDGET * n_tokens))
+    target = budget / n_tokens
+    clipped = budget_clipped_mean(budget)
     rates = [
         Rate("coverage", covered / (n * n_tokens), target, 0.0, at_least=True),
         Rate(
-            "mean_span",
+            "drawn_span_mean",
             float(np.mean(drawn)),
             mean_theory,
             float(np.sqrt(((np.arange(1, 11) - mean_theory) ** 2 * theory).sum() / len(drawn))),
+        ),
+        Rate(
+            "masked_span_mean", float(np.mean(realized)), clipped, float(np.std(realized) / np.sqrt(len(realized))), at_most=True
         ),
         _rate("span_longer_than_10", int((np.array(realized) > 10).sum()), len(realized), 0.0),
     ]
@@ -141,24 +175,65 @@ def span_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
         "theory": theory.tolist(),
         "realized": (real / max(real.sum(), 1)).tolist(),
     }
-    return rates, {"span_length": hist}
+    facts = {
+        "p": SPAN_P,
+        "max_len": SPAN_MAX,
+        "drawn_theory": mean_theory,
+        "budget": budget,
+        "tokens": n_tokens,
+        "words": len(words),
+        "clipped_theory": clipped,
+    }
+    return rates, {"span_length": hist}, facts
 
 
-def t5_stats(tokenizer, enc, n, seed, **_) -> list[Rate]:
+def composition_theory(n_noise: int, n_spans: int) -> np.ndarray:
+    """P(a span has k tokens), k = 1..n_noise - n_spans + 1, when n_noise tokens split into n_spans non-empty runs
+    uniformly at random (T5's _random_segmentation): C(n - k - 1, m - 2) / C(n - 1, m - 1)."""
+    ks = np.arange(1, n_noise - n_spans + 2)
+    if n_spans == 1:
+        return (ks == n_noise).astype(float)
+    return np.array([math.comb(n_noise - k - 1, n_spans - 2) for k in ks], float) / math.comb(n_noise - 1, n_spans - 1)
+
+
+def t5_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict, dict]:
+    """T5's counts are fixed by the text's length (rounded); what the draws vary is where the spans fall and how the
+    noise tokens split into spans: measured against the uniform-composition theory."""
     length = int((~np.array(enc.special)).sum())
     if length < 2:
         raise InputError("masking_t5_short", "T5 span corruption needs at least two tokens.")
     rng = np.random.default_rng(seed)
     masks = np.stack([t5_noise_mask(length, rng) for _ in range(n)])
-    starts = (masks & ~np.pad(masks, ((0, 0), (1, 0)))[:, :-1]).sum()
+    starts = masks & ~np.pad(masks, ((0, 0), (1, 0)))[:, :-1]
     n_noise, n_spans = t5_counts(length)
-    return [
+    run_lengths = []
+    for row, first in zip(masks, starts):
+        ends = np.flatnonzero(row & ~np.append(row[1:], False))
+        run_lengths += (ends - np.flatnonzero(first) + 1).tolist()
+    theory = composition_theory(n_noise, n_spans)
+    ks = np.arange(1, len(theory) + 1)
+    empirical = np.bincount(run_lengths, minlength=len(theory) + 1)[1 : len(theory) + 1] / max(len(run_lengths), 1)
+    first_k = float(np.mean([r for r in run_lengths[::n_spans]]))  # the first span of each draw: one sample per draw
+    spread = float(np.sqrt(((ks - n_noise / n_spans) ** 2 * theory).sum() / n))
+    distinct = len({row.tobytes() for row in masks})
+    rates = [
         Rate("noise_fraction", float(masks.mean()), n_noise / length, 0.0),
-        Rate("mean_span", float(masks.sum() / starts), n_noise / n_spans, 0.0),
+        Rate("mean_span", float(masks.sum() / starts.sum()), n_noise / n_spans, 0.0),
+        Rate("first_span_mean", first_k, n_noise / n_spans, spread),
     ]
+    hist = {"x": ks.tolist(), "empirical": empirical.tolist(), "theory": theory.tolist()}
+    facts = {
+        "paper_density": T5_DENSITY,
+        "paper_mean_span": T5_MEAN_SPAN,
+        "tokens": length,
+        "noise": n_noise,
+        "spans": n_spans,
+        "distinct": distinct,
+    }
+    return rates, {"t5_span_length": hist}, facts
 
 
-def permutation_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
+def permutation_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict, dict]:
     g = torch.Generator().manual_seed(int(seed))
     content = [pos for pos, s in enumerate(enc.special) if not s]
     n_pred = predicted_count(len(content))
@@ -169,19 +244,17 @@ def permutation_stats(tokenizer, enc, n, seed, **_) -> tuple[list[Rate], dict]:
     theory = n_pred / len(content)
     per_pos = hits[content] / n
     hist = {"x": content, "empirical": per_pos.tolist(), "theory": [theory] * len(content)}
-    return [_rate("predicted", hits.sum(), n * len(content), theory)], {"predicted_by_position": hist}
+    facts = {"k": XLNET_K, "tokens": len(content), "predicted": n_pred}
+    return [_rate("predicted", hits.sum(), n * len(content), theory)], {"predicted_by_position": hist}, facts
 
 
 def check_draws(draws: int) -> int:
-    draws = int(draws)
-    if not 1 <= draws <= MAX_DRAWS:
-        raise InputError("masking_draws", "Choose between 1 and {max} draws.", max=MAX_DRAWS)
-    return draws
+    return field_checks.whole(draws, "draws", 1, MAX_DRAWS)
 
 
 def measure(stats: Callable, strategy: str, tokenizer, text: str, draws: int, seed: int, **params) -> MaskingStats:
     """Run one objective's statistics mode `draws` times (1..10,000) on `text` and compare its rates with theory."""
     draws = check_draws(draws)
     out = stats(tokenizer, encode(tokenizer, text), draws, int(seed), text=text, **params)
-    rates, hists = out if isinstance(out, tuple) else (out, {})
-    return MaskingStats(strategy, draws, rates, hists)
+    rates, hists, facts = (tuple(out) + ({},))[:3] if isinstance(out, tuple) else (out, {}, {})
+    return MaskingStats(strategy, draws, rates, hists, facts)

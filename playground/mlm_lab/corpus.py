@@ -7,19 +7,40 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from playground import checks
 from playground.errors import InputError
+from playground.text_units import stands_alone
 
 MAX_CORPUS_CHARS = 200_000  # a pasted or uploaded corpus larger than this is refused
+MAX_UPLOAD_BYTES = MAX_CORPUS_CHARS * 3  # UTF-8: 3 bytes per Chinese character, so a full Chinese corpus still fits
 MIN_SENTENCES = 10  # fewer and there is nothing to hold out
 MAX_SENTENCE_CHARS = 400  # longer lines are cut (the model reads 64 tokens per sentence in the lab)
 HELD_OUT_FRACTION = 0.1
 SAMPLE = Path(__file__).resolve().parents[2] / "assets" / "mlm_lab" / "medicine.txt"
 SAMPLE_SOURCE = "Princeton WordNet 3.0 glosses and examples (WordNet 3.0 licence, assets/mlm_lab/LICENSE-WordNet)"
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+# A sentence ends at . ! ? followed by a space, or at a full-width 。！？ (Chinese puts no space after them).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
+
+
+def word_count(sentence: str) -> int:
+    """Words in a sentence: space-separated words (punctuation alone is none), each CJK character (or kana) counted
+    as one, as the Chinese BERT tokenizers read it (one token per character; Chinese writes no spaces)."""
+    alone = sum(1 for c in sentence if stands_alone(c))
+    rest = "".join(" " if stands_alone(c) else c for c in sentence).split()
+    return alone + sum(1 for w in rest if any(c.isalnum() for c in w))
+
+
+def human_size(n_bytes: int) -> str:
+    """A size for people: "800 KB", "1.2 MB" (1 KB = 1,000 bytes, as file managers show it)."""
+    if n_bytes >= 1_000_000:
+        return f"{n_bytes / 1_000_000:.1f} MB"
+    return f"{max(1, round(n_bytes / 1000))} KB"
 
 
 def sample_corpus() -> str:
@@ -29,26 +50,45 @@ def sample_corpus() -> str:
 
 def sentences(text: str) -> list[str]:
     """One sentence per non-empty line; a long line is split at sentence ends, then cut."""
-    if not isinstance(text, str) or not text.strip():
+    if text is not None:
+        checks.text(text, "corpus", sys.maxsize)  # a string of valid Unicode; its size is told below, in characters
+    if text is None or not text.strip():
         raise InputError("lab_empty_corpus", "The corpus is empty: paste text, upload a .txt file or pick the sample.")
     if len(text) > MAX_CORPUS_CHARS:
         raise InputError(
-            "lab_corpus_too_big", "The corpus has {n} characters; the lab takes at most {max}.", n=len(text), max=MAX_CORPUS_CHARS
+            "lab_corpus_too_big",
+            "The corpus has {n} characters ({size}); the lab takes at most {max} characters.",
+            n=f"{len(text):,}",
+            size=human_size(len(text.encode("utf-8"))),
+            max=f"{MAX_CORPUS_CHARS:,}",
         )
     out = []
     for line in text.splitlines():
-        for piece in re.split(r"(?<=[.!?。！？])\s+", line.strip()):
+        for piece in _SENTENCE_END.split(line.strip()):
             piece = piece.strip()[:MAX_SENTENCE_CHARS]
-            if len(piece.split()) >= 3 or (piece and len(piece) >= 6 and not piece.isascii()):
+            if word_count(piece) >= 3:
                 out.append(piece)
     if len(out) < MIN_SENTENCES:
         raise InputError(
             "lab_too_few_sentences",
-            "The corpus has {n} usable sentences (3 words or more); the lab needs at least {min}.",
+            "The corpus has {n} usable sentences (3 words or more; a Chinese character counts as a word); "
+            "the lab needs at least {min}.",
             n=len(out),
             min=MIN_SENTENCES,
         )
     return out
+
+
+def check_upload_size(n_bytes: int) -> None:
+    """Refuse an uploaded file too large for the lab before reading it, giving its size in KB/MB."""
+    if n_bytes > MAX_UPLOAD_BYTES:
+        raise InputError(
+            "lab_upload_too_big",
+            "The file is {size}; the lab reads at most {max} ({chars} characters).",
+            size=human_size(n_bytes),
+            max=human_size(MAX_UPLOAD_BYTES),
+            chars=f"{MAX_CORPUS_CHARS:,}",
+        )
 
 
 def split(items: list[str], seed: int, fraction: float = HELD_OUT_FRACTION) -> tuple[list[str], list[str]]:

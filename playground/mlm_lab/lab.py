@@ -1,21 +1,22 @@
 """The MLM lab's backend entry: corpus + settings in, before/after measurements and a fine-tuned model out.
 
-`run_lab_training(LabRequest)` checks the request, splits the corpus (10 % held out by seed),
-finds the corpus's domain words and their held-out probes, measures the base model, trains a
-private copy (playground.mlm_lab.training) and measures it again. It reports progress through
-callbacks so a runner thread can stream it; it keeps no state of its own.
+`run_mlm_lab(LabRequest, runtime, progress)` checks the request, splits the corpus (10 % held out by
+seed), finds the corpus's domain words and their held-out probes, measures the base model, trains a
+private copy with transformers' Trainer (playground.mlm_lab.trainer) and measures it again. It reports
+through one `LabProgress` object, so the worker process can stream it to the server; it keeps no state.
+It seeds the global RNGs (Trainer does): the app runs it only in its worker (playground.mlm_lab.worker).
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Callable
 
-from playground import availability, models
+from playground import availability, checks
 from playground.errors import InputError
 from playground.mlm_lab import corpus as corpus_mod
 from playground.mlm_lab.training import (
+    LAB_KINDS,
     CurvePoint,
     DomainRow,
     LabResult,
@@ -27,10 +28,10 @@ from playground.mlm_lab.training import (
     locate,
     planned_schedule,
     read_probes,
-    train_loop,
     trainable_copy,
 )
-from playground.models import LoadedModel, Loader
+from playground.models import LoadedModel
+from playground.runtime import Runtime
 from playground.registry import LAB_MODEL_KEY, get_spec
 
 DOMAIN_WORDS = 12  # rows of the domain-word table
@@ -61,35 +62,43 @@ def general_ranks() -> tuple[dict[str, int], str]:
 
 
 def check_base(key: str) -> None:
-    try:
-        spec = get_spec(key)
-    except ValueError:
-        raise InputError(
-            "unknown_model", "Unknown model {name!r}: only models listed by the operator can be used.", name=str(key)[:80]
-        ) from None
-    if spec.kind != "masked":
-        raise InputError("lab_not_masked", "{model} is not a masked language model.", model=spec.label)
+    checks.model_key(key, "base", LAB_KINDS)
 
 
-def run_lab_training(
-    request: LabRequest,
-    load: Loader = models.load,
-    on_point: Callable[[CurvePoint], None] = lambda p: None,
-    should_stop: Callable[[], bool] = lambda: False,
-    on_phase: Callable[..., None] = lambda phase, partial=None: None,
-    ranks: dict[str, int] | None = None,
+class LabProgress:
+    """What a training tells as it runs, and whether it should stop (one object; this one hears nothing)."""
+
+    def point(self, point: CurvePoint) -> None:
+        """A curve point: a step's training loss, or a held-out loss."""
+
+    def phase(self, phase: str, partial: LabResult | None = None) -> None:
+        """before | training | after; `partial` is the result so far (the "before" measurements)."""
+
+    def should_stop(self) -> bool:
+        return False
+
+
+def run_mlm_lab(
+    request: LabRequest, runtime: Runtime, progress: LabProgress | None = None, ranks: dict[str, int] | None = None
 ) -> tuple[LabResult, LoadedModel | None]:
-    """Measure, train, measure again. Returns the result and the fine-tuned model (None if cancelled before step 1)."""
+    """Measure, train, measure again. Returns the result and the fine-tuned model (None if cancelled before step 1).
+
+    `ranks`: words' general frequency ranks (default: the bundled GloVe's vocabulary order).
+    """
+    from playground.mlm_lab.trainer import train  # transformers' Trainer: only where a training runs
+
+    progress = progress or LabProgress()
+    on_phase, should_stop = progress.phase, progress.should_stop
     settings = check_settings(request.settings)
     check_base(settings.base)
     texts = corpus_mod.sentences(request.corpus)
-    train, held = corpus_mod.split(texts, settings.seed)
+    train_texts, held = corpus_mod.split(texts, settings.seed)
     if ranks is None:
         ranks, reference = general_ranks()
     else:
         reference = "given"
     on_phase("before")
-    base = load(settings.base)
+    base = runtime.model(settings.base)
     tok = base.tokenizer
     if tok.mask_token is None:
         raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=base.spec.label)
@@ -97,7 +106,7 @@ def run_lab_training(
     def single_token(word: str) -> bool:
         return len(tok.tokenize(" " + word)) == 1
 
-    candidates = corpus_mod.domain_words(train, ranks, single_token, k=4 * DOMAIN_WORDS)
+    candidates = corpus_mod.domain_words(train_texts, ranks, single_token, k=4 * DOMAIN_WORDS)
     located, rows_src = [], []
     for probe in corpus_mod.probes(held, candidates):
         where = locate(tok, probe)
@@ -113,7 +122,7 @@ def run_lab_training(
     probes = [ProbeCompare(row.probe, row.word, row.before) for row in domain[:PROBES_SHOWN]]
     notes = [] if domain else ["no_probes"]
     result = LabResult(
-        settings, base.spec.hf_id, str(base.device), len(train), len(held), 0, 0.0, "running", before, None, [],
+        settings, base.spec.hf_id, str(base.device), len(train_texts), len(held), 0, 0.0, "running", before, None, [],
         planned_schedule(settings), probes, domain, reference, notes,
     )  # fmt: skip
     on_phase("training", result)
@@ -124,9 +133,9 @@ def run_lab_training(
 
     def record(point: CurvePoint) -> None:
         curve.append(point)
-        on_point(point)
+        progress.point(point)
 
-    steps, seconds, why = train_loop(tuned, train, eval_batches, settings, record, should_stop)
+    steps, seconds, why = train(tuned, train_texts, eval_batches, settings, record, should_stop)
     on_phase("after")
     after = evaluate(tuned, eval_batches)
     final = CurvePoint(steps, seconds, 0.0, held_loss=after.loss)

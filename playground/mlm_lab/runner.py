@@ -1,68 +1,34 @@
 """One training at a time, server-wide: a single-slot runner with a visible queue and cooperative cancel.
 
 A `Job` is started in its own thread; it waits its turn (its queue position is readable at any
-time), then trains and measures. `cancel()` is honoured while waiting, between training steps and
-between evaluation batches. The fine-tuned model goes into a bounded per-session cache under the
-session's random token, so nothing one user trains can be loaded by another: the token lives only
-in that user's session state.
+time), then trains and measures in the lab's worker process (playground.mlm_lab.worker).
+`cancel()` is honoured while waiting, after every training step and between evaluation batches.
+The queue is bounded (`max_jobs`, running one included) and one client (an address) may hold at
+most `per_client` of its places: past either, `submit` refuses at once. Whoever waits for a job
+calls `job.touch()` as it reads; a job nobody has read for `unread_s` seconds (the page went away,
+or an API client posted and never read the stream) is cancelled. The fine-tuned model is kept in
+the Runtime under the session's random token (playground.mlm_lab.sessions), so nothing one user
+trains can be loaded by another.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from playground.cache import BoundedCache
-from playground.mlm_lab.lab import LabRequest, run_lab_training
+from playground import settings
+from playground.errors import InputError
+from playground.mlm_lab import sessions
+from playground.mlm_lab.lab import LabProgress, LabRequest
 from playground.mlm_lab.training import CurvePoint, LabResult
-from playground.models import LoadedModel, Loader, load
-from playground.registry import get_spec
+from playground.models import LoadedModel
+from playground.runtime import Runtime
 
-# Fine-tuned models kept in memory, one per session at most (least recently used dropped first).
-SESSION_MODELS = BoundedCache(int(os.environ.get("PLAYGROUND_LAB_MODELS", "3")), "mlm_lab_models")
-
-
-@dataclass(frozen=True)
-class LabModel:
-    """A session's fine-tuned model and what its menus call it."""
-
-    model: LoadedModel  # spec.key is registry.LAB_MODEL_KEY
-    base_key: str
-    base_label: str
-    steps: int
-
-
-def new_session_token() -> str:
-    return uuid.uuid4().hex
-
-
-def session_lab_model(token: str | None) -> LabModel | None:
-    """This session's fine-tuned model and its description, if it is still in memory (marks it recently used)."""
-    return SESSION_MODELS.peek(token) if isinstance(token, str) and token else None
-
-
-def session_model(token: str | None) -> LoadedModel | None:
-    """This session's fine-tuned model, if it is still in memory."""
-    found = session_lab_model(token)
-    return found.model if found else None
-
-
-def session_models(token: str | None) -> dict[str, LoadedModel]:
-    """The models only this session may use, by key, for the backend entries' `session` argument ({} when none)."""
-    found = session_lab_model(token)
-    return {found.model.spec.key: found.model} if found else {}
-
-
-def drop_session(token: str | None) -> None:
-    """The session ended: forget its model (and cancel its training, see `Runner.cancel_session`)."""
-    if token:
-        SESSION_MODELS.discard(token)
-        RUNNER.cancel_session(token)
+# (request, progress) -> (result, fine-tuned model or None): by default the worker process's training.
+Train = Callable[[LabRequest, LabProgress], "tuple[LabResult, LoadedModel | None]"]
 
 
 @dataclass
@@ -70,6 +36,7 @@ class Job:
     request: LabRequest
     session: str
     id: int
+    client: str = ""  # the address that asked (for the per-client cap)
     points: list[CurvePoint] = field(default_factory=list)
     phase: str = "queued"  # queued | before | training | after | done | failed
     result: LabResult | None = None
@@ -77,25 +44,87 @@ class Job:
     cancelled: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event)
     partial: LabResult | None = None  # the "before" measurements, as soon as they exist
+    read_at: float = field(default_factory=time.monotonic)  # when someone last read its progress (see touch)
 
     def cancel(self) -> None:
         self.cancelled.set()
 
+    def touch(self) -> None:
+        """Someone is still reading this job's progress (the page's poll, the API stream)."""
+        self.read_at = time.monotonic()
+
+    def unread_for(self) -> float:
+        return time.monotonic() - self.read_at
+
+
+class _JobProgress(LabProgress):
+    """What the training tells goes into its job (the page and the API stream read it from there)."""
+
+    def __init__(self, job: Job, stop: Callable[[], bool]):
+        self.job, self.stop = job, stop
+
+    def point(self, point: CurvePoint) -> None:
+        self.job.points.append(point)
+
+    def phase(self, phase: str, partial: LabResult | None = None) -> None:
+        self.job.phase = phase
+        if partial is not None:
+            self.job.partial = partial
+
+    def should_stop(self) -> bool:
+        return self.stop()
+
 
 class Runner:
-    """A FIFO of jobs and one worker slot: the head of the queue trains, the rest wait."""
+    """A FIFO of jobs and one training slot: the head of the queue trains (in the worker), the rest wait."""
 
-    def __init__(self, loader: Loader = load):
+    def __init__(
+        self,
+        runtime: Runtime,
+        train: Train | None = None,
+        max_jobs: int | None = None,
+        per_client: int | None = None,
+        unread_s: float | None = None,
+    ):
+        current = settings.current()
         self._lock = threading.Condition()
         self._queue: list[Job] = []
         self._ids = itertools.count(1)
-        self.loader = loader
+        self.runtime = runtime
+        self.worker = None  # started with the first training (playground.mlm_lab.worker)
+        self.train = train or self._in_worker
+        self.max_jobs = current.lab_queue if max_jobs is None else max_jobs
+        self.per_client = current.lab_per_client if per_client is None else per_client
+        self.unread_s = current.lab_unread_s if unread_s is None else unread_s
 
-    def submit(self, request: LabRequest, session: str) -> Job:
-        """Queue a training for `session` (its previous one, waiting or running, is cancelled first)."""
+    def _in_worker(self, request: LabRequest, progress: LabProgress) -> tuple[LabResult, LoadedModel | None]:
+        from playground.mlm_lab.worker import Worker
+
+        if self.worker is None:
+            self.worker = Worker()
+        return self.worker.run(request, progress, base=self.runtime.model)
+
+    def submit(self, request: LabRequest, session: str, client: str = "") -> Job:
+        """Queue a training for `session` (its previous one, waiting or running, is cancelled first).
+
+        Refused (InputError) when the queue already holds `max_jobs` trainings, or `per_client` from this client.
+        """
         self.cancel_session(session)
-        job = Job(request, session, next(self._ids))
+        job = Job(request, session, next(self._ids), client)
         with self._lock:
+            live = [j for j in self._queue if not j.cancelled.is_set()]
+            if len(live) >= self.max_jobs:
+                raise InputError(
+                    "lab_busy",
+                    "{n} trainings are already running or waiting (the most the server takes): try again in a few minutes.",
+                    n=len(live),
+                )
+            if client and sum(j.client == client for j in live) >= self.per_client:
+                raise InputError(
+                    "lab_client_busy",
+                    "You already have {n} trainings running or waiting: wait for one to finish, or stop it.",
+                    n=self.per_client,
+                )
             self._queue.append(job)
         threading.Thread(target=self._run, args=(job,), name=f"mlm-lab-{job.id}", daemon=True).start()
         return job
@@ -105,11 +134,19 @@ class Runner:
         with self._lock:
             return self._queue.index(job) if job in self._queue else 0
 
-    def cancel_session(self, session: str) -> None:
+    def cancel_session(self, session: str) -> bool:
+        """Cancel this session's training, waiting or running; False when it had none to stop."""
         with self._lock:
-            jobs = [j for j in self._queue if j.session == session]
+            jobs = [j for j in self._queue if j.session == session and not j.cancelled.is_set()]
         for job in jobs:
             job.cancel()
+        return bool(jobs)
+
+    def _abandoned(self, job: Job) -> bool:
+        """Cancelled, or nobody has read its progress for `unread_s` (then it is cancelled now)."""
+        if not job.cancelled.is_set() and job.unread_for() > self.unread_s:
+            job.cancel()
+        return job.cancelled.is_set()
 
     def busy(self) -> int:
         with self._lock:
@@ -118,29 +155,17 @@ class Runner:
     def _run(self, job: Job) -> None:
         try:
             with self._lock:  # wait for the slot: first in the queue (a cancel while waiting leaves the queue)
-                while self._queue[0] is not job and not job.cancelled.is_set():
+                while self._queue[0] is not job and not self._abandoned(job):
                     self._lock.wait(timeout=0.5)
             if job.cancelled.is_set() and job.phase == "queued":
                 job.phase = "done"
                 return
 
-            def on_phase(phase: str, partial: LabResult | None = None) -> None:
-                job.phase = phase
-                if partial is not None:
-                    job.partial = partial
-
-            job.result, tuned = run_lab_training(
-                job.request,
-                load=self.loader,
-                on_point=job.points.append,
-                should_stop=job.cancelled.is_set,
-                on_phase=on_phase,
-            )
+            job.result, tuned = self.train(job.request, _JobProgress(job, lambda: self._abandoned(job)))
             if tuned is not None:
                 base = job.request.settings.base
-                kept = LabModel(tuned, base, get_spec(base).label, job.result.steps)
-                SESSION_MODELS.discard(job.session)  # the old model first: never two of one session in memory
-                SESSION_MODELS.get(job.session, lambda: kept)
+                found = sessions.LabModel(tuned, base, self.runtime.spec(base).label, job.result.steps, job.request, job.result)
+                sessions.keep(self.runtime, job.session, found)
             job.phase = "done"
         except BaseException as exc:  # reported to the waiting page; the slot must be freed whatever happened
             job.error = exc
@@ -153,13 +178,23 @@ class Runner:
             job.finished.set()
 
 
-RUNNER = Runner()
+def runner_for(runtime: Runtime) -> Runner:
+    """The runtime's one runner (server-wide for the app's runtime; a test's own Runtime gets its own)."""
+    return runtime.cache("mlm_lab_runner", 1).get("runner", lambda: Runner(runtime))
+
+
+def drop_session(runtime: Runtime, token: str | None) -> None:
+    """The session ended: forget its model and cancel its training, waiting or running."""
+    if token:
+        sessions.forget(runtime, token)
+        runner_for(runtime).cancel_session(token)
 
 
 def wait_for(job: Job, poll: float = 0.5, timeout: float | None = None, tick: Callable[[], None] | None = None) -> None:
-    """Block until the job finishes (tests; the UI polls instead)."""
+    """Block until the job finishes, reading it meanwhile (tests; the UI polls instead)."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while not job.finished.wait(poll):
+        job.touch()
         if tick:
             tick()
         if deadline and time.monotonic() > deadline:

@@ -1,17 +1,16 @@
 """The lab's training loop and its before/after measurements (torch; no gradio, no globals).
 
-The course's recipe, written as a plain loop so it can stop at any step: transformers'
-`DataCollatorForLanguageModeling` (token or whole-word masking, 80/10/10, seeded), AdamW,
-linear warmup then linear decay (`get_linear_schedule_with_warmup`), gradient clipping at 1.0.
-Cancel is cooperative: `should_stop()` is asked before every step and between evaluation
-batches, so a cancel lands within one step (about a second on a CPU) and keeps what was learned.
+The course's exercise as it is written: `transformers.Trainer` + `TrainingArguments` (AdamW, linear warmup
+then linear decay, gradient clipping at 1.0) over transformers' `DataCollatorForLanguageModeling` (token or
+whole-word masking, 80/10/10, seeded). A TrainerCallback streams the curve and asks the Trainer to stop:
+`should_stop()` is asked after every step and between evaluation batches, so a cancel lands within one step
+(about a second on a CPU) and keeps what was learned.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -19,10 +18,10 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from playground.errors import InputError
+from playground import checks
 from playground.mlm_lab.corpus import Probe
 from playground.models import LoadedModel
-from playground.tokens import token_texts
+from playground.text_units import as_listed, token_texts
 
 MAX_STEPS = 600  # hard caps, whatever a request asks (README: "MLM lab limits")
 MAX_SECONDS = 300
@@ -31,6 +30,7 @@ BATCH_SIZE = 16
 EVAL_BATCH = 32
 MAX_HELD_OUT = 128  # held-out sentences scored (the rest of the 10 % is only used for probes)
 TOP_K = 5
+LAB_KINDS = ("masked",)  # the bases the lab can fine-tune
 
 
 @dataclass(frozen=True)
@@ -47,22 +47,16 @@ class LabSettings:
 
 def check_settings(s: LabSettings) -> LabSettings:
     """The settings as run, or InputError naming what is out of range (caps included)."""
-    try:
-        steps, seconds, seed = int(s.max_steps), float(s.max_seconds), int(s.seed)
-        prob, lr, warm = float(s.mlm_probability), float(s.learning_rate), float(s.warmup_fraction)
-    except (TypeError, ValueError):
-        raise InputError("lab_bad_setting", "A training setting is not a number.") from None
-    if not 1 <= steps <= MAX_STEPS:
-        raise InputError("lab_steps", "Steps must be from 1 to {max}.", max=MAX_STEPS)
-    if not 5 <= seconds <= MAX_SECONDS:
-        raise InputError("lab_seconds", "The time budget must be from 5 to {max} seconds.", max=MAX_SECONDS)
-    if not 0.05 <= prob <= 0.5:
-        raise InputError("lab_mlm_probability", "The masking probability must be from 0.05 to 0.5.")
-    if not 1e-6 <= lr <= 1e-3:
-        raise InputError("lab_learning_rate", "The learning rate must be from 0.000001 to 0.001.")
-    if not 0 <= warm <= 0.5:
-        raise InputError("lab_warmup", "The warmup share must be from 0 to 0.5.")
-    return LabSettings(str(s.base), bool(s.whole_word), prob, lr, steps, seconds, seed, warm)
+    return LabSettings(
+        checks.model_key(s.base, "base", LAB_KINDS),
+        checks.flag(s.whole_word, "whole_word"),
+        checks.number(s.mlm_probability, "mlm_probability", 0.05, 0.5),
+        checks.number(s.learning_rate, "learning_rate", 1e-6, 1e-3),
+        checks.whole(s.max_steps, "max_steps", 1, MAX_STEPS),
+        checks.number(s.max_seconds, "max_seconds", 5, MAX_SECONDS),
+        checks.seed(s.seed),
+        checks.number(s.warmup_fraction, "warmup_fraction", 0, 0.5),
+    )
 
 
 @dataclass(frozen=True)
@@ -222,83 +216,52 @@ def read_probes(lm: LoadedModel, located: list[tuple[list[int], int, int]]) -> l
     for row, (_, pos, target) in enumerate(located):
         probs = logits[row, pos].softmax(-1)
         p, idx = probs.topk(TOP_K)
-        words = [tt.word for tt in token_texts(lm.tokenizer, idx.tolist())]
+        words = [as_listed(tt) for tt in token_texts(lm.tokenizer, idx.tolist())]  # continuations keep their ##
         rank = int((probs > probs[target]).sum()) + 1
         out.append(ProbeReading(list(zip(words, np.asarray(p.cpu(), dtype=np.float64).tolist())), rank, float(probs[target])))
     return out
 
 
 def planned_schedule(settings: LabSettings) -> list[float]:
-    """The learning rate of every planned step: linear warmup, then linear decay to 0 at the step budget."""
+    """The learning rate of every planned step, as the Trainer's "linear" schedule gives it (transformers'
+    `get_linear_schedule_with_warmup`): from 0 up over the warmup steps, then linearly down to 0 at the budget."""
     warm = int(round(settings.warmup_fraction * settings.max_steps))
-    lrs = []
-    for step in range(settings.max_steps):
-        factor = (
-            (step + 1) / max(1, warm)
-            if step < warm
-            else max(0.0, (settings.max_steps - step) / max(1, settings.max_steps - warm))
-        )
-        lrs.append(settings.learning_rate * min(1.0, factor))
-    return lrs
+    total = settings.max_steps
+    return [
+        settings.learning_rate * (step / warm if step < warm else max(0.0, (total - step) / max(1, total - warm)))
+        for step in range(total)
+    ]
 
 
 def trainable_copy(base: LoadedModel) -> LoadedModel:
     """A private deep copy of the base model: training it never touches the shared cached one."""
     model = copy.deepcopy(base.model)
-    model.to(base.device).train()
+    model.to(base.device).float().train()  # float32 even when the base runs in half precision: AdamW needs it
     for p in model.parameters():
         p.requires_grad_(True)
     return LoadedModel(base.spec, model, base.tokenizer, base.device)
 
 
-def train_loop(
-    lm: LoadedModel,
-    train: list[str],
-    eval_batches,
-    settings: LabSettings,
-    on_point: Callable[[CurvePoint], None],
-    should_stop: Callable[[], bool],
-    eval_every: int | None = None,
-    clock: Callable[[], float] = time.monotonic,
-) -> tuple[int, float, str]:
-    """Train `lm.model` in place; returns (steps done, seconds, why it stopped: steps | time | cancelled)."""
-    from transformers import get_linear_schedule_with_warmup
+def trainer_options(settings: LabSettings) -> dict[str, Any]:
+    """The TrainingArguments of a lab run (the page's and the Code panel's script's: one table).
 
-    torch.manual_seed(settings.seed)  # dropout draws (the collator has its own generator)
-    collator = collator_for(lm.tokenizer, settings, settings.seed)
-    feats = encode(lm.tokenizer, train)
-    order_rng = np.random.default_rng(settings.seed)
-    params = [p for p in lm.model.parameters() if p.requires_grad]
-    optim = torch.optim.AdamW(params, lr=settings.learning_rate, weight_decay=0.01)
-    warm = int(round(settings.warmup_fraction * settings.max_steps))
-    sched = get_linear_schedule_with_warmup(optim, warm, settings.max_steps)
-    eval_every = eval_every or max(5, settings.max_steps // 4)
-    lm.model.train()
-    started, step, order, cursor, why = clock(), 0, order_rng.permutation(len(feats)), 0, "steps"
-    while step < settings.max_steps:
-        if should_stop():
-            why = "cancelled"
-            break
-        if clock() - started >= settings.max_seconds:
-            why = "time"
-            break
-        if cursor + BATCH_SIZE > len(order):
-            order, cursor = order_rng.permutation(len(feats)), 0
-        chunk = [feats[i] for i in order[cursor : cursor + BATCH_SIZE]]
-        cursor += BATCH_SIZE
-        batch = {k: v.to(lm.device) for k, v in mask_batch(lm.tokenizer, collator, chunk).items()}
-        lr = sched.get_last_lr()[0]
-        loss = lm.model(**batch).loss
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        optim.step()
-        sched.step()
-        optim.zero_grad(set_to_none=True)
-        step += 1
-        on_point(CurvePoint(step, clock() - started, lr, train_loss=float(loss.detach())))
-        if step % eval_every == 0 and step < settings.max_steps:
-            held = evaluate(lm, eval_batches, should_stop)
-            if held is not None:
-                on_point(CurvePoint(step, clock() - started, lr, held_loss=held.loss))
-    lm.model.eval()
-    return step, clock() - started, why
+    AdamW (torch's), linear warmup then linear decay to 0 at the step budget, clipping at 1.0; nothing written to
+    disk or reported anywhere, no progress bar (the page draws its own curve).
+    """
+    return {
+        "max_steps": settings.max_steps,
+        "per_device_train_batch_size": BATCH_SIZE,
+        "learning_rate": settings.learning_rate,
+        "weight_decay": 0.01,
+        "optim": "adamw_torch",
+        "lr_scheduler_type": "linear",
+        "warmup_steps": int(round(settings.warmup_fraction * settings.max_steps)),  # an int: whole steps, as planned
+        "max_grad_norm": 1.0,
+        "seed": settings.seed,
+        "logging_steps": 1,  # every step's batch loss reaches the curve
+        "remove_unused_columns": False,  # the collator needs special_tokens_mask (and the offsets, for whole words)
+        "save_strategy": "no",
+        "report_to": "none",
+        "disable_tqdm": True,
+        "log_level": "error",
+    }

@@ -1,0 +1,243 @@
+"""Fair use of the shared queue: one address cannot fill it, and work whose result nobody reads is cancelled.
+
+Gradio 6.31 bounds the queue as a whole (`queue(max_size=...)`) but not per client, and an event posted
+to `/gradio_api/call/<name>` (or `/queue/join`) runs even when nobody ever opens its result stream
+(`queueing.Queue.push` checks only the total size; `clean_events` runs only when a stream that was
+opened disconnects). `QueueGuard` is a plain ASGI middleware in front of Gradio's routes that adds both:
+
+- a POST that would queue an event is refused (HTTP 429, one log line) while its address already has
+  `per_client` events waiting or running;
+- a stream opened for a session or event marks it read; a queued or running event that nobody has
+  read `unread_s` seconds after it was queued is cancelled the way Gradio cancels the events of a stream
+  that disconnects (`Queue.clean_events`).
+
+It also refuses, in words and one log line, a REST call that leaves trailing values out (Gradio answers it
+with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their session and request)
+and never changes how Gradio runs one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import OrderedDict
+from typing import Any, Iterable
+
+from playground import settings
+
+log = logging.getLogger("playground")
+API = "/gradio_api"
+JOIN_PATHS = (f"{API}/queue/join", f"{API}/call/")
+READ_REMEMBERED = 20_000  # session / event ids seen reading (oldest forgotten first)
+
+
+def address(host: str | None, headers: Any) -> str:
+    """The client's address: the socket's peer, or behind a trusted proxy the address it saw.
+
+    With PLAYGROUND_TRUSTED_PROXY=1 (a Space, a reverse proxy) the last X-Forwarded-For entry, the one the
+    nearest proxy added; a client can put anything before it.
+    """
+    if settings.current().trusted_proxy:
+        forwarded = headers.get("x-forwarded-for") if headers is not None else None
+        if forwarded:
+            return forwarded.split(",")[-1].strip()
+    return host or ""
+
+
+def client_key(request: Any) -> str:
+    """The address of a gr.Request (or a Starlette request); "" when there is none (a direct call in a test)."""
+    client = getattr(request, "client", None)
+    return address(getattr(client, "host", None), getattr(request, "headers", None)) if request is not None else ""
+
+
+class QueueGuard:
+    """ASGI middleware: a per-address cap on waiting events and cancellation of unread ones."""
+
+    def __init__(self, app: Any, per_client: int | None = None, unread_s: float | None = None, poll_s: float = 1.0):
+        self.app = app
+        # Half the queue by default: a class behind one school address still fits, one script cannot take it all.
+        self.per_client = per_client if per_client is not None else settings.current().per_client_queue
+        self.unread_s = unread_s if unread_s is not None else settings.current().unread_s
+        self.poll_s = poll_s
+        self.read: OrderedDict[str, None] = OrderedDict()
+        self.cancelled = 0  # unread events cancelled so far (the tests and the bench read it)
+        self._watcher: asyncio.Task | None = None
+        self._server: Any = None
+        self._names: dict[str, list[str]] | None = None  # endpoint -> its parameter names (read once from Gradio)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        self._server = self._server or scope.get("app")
+        if self._watcher is None and self.unread_s > 0:
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
+        path, method = scope.get("path", ""), scope.get("method", "")
+        if method == "GET":
+            self._mark_read(path, scope.get("query_string", b"").decode("latin-1"))
+        elif method == "POST" and path.startswith(f"{API}/call/"):
+            receive, refusal = await self._check_values(path[len(f"{API}/call/") :].strip("/"), receive)
+            if refusal:
+                log.info("refused: %s", refusal)
+                return await _json(send, 422, {"detail": refusal})
+        if method == "POST" and path.startswith(JOIN_PATHS) and self.per_client > 0:
+            who = address((scope.get("client") or ("",))[0], _Headers(scope))
+            waiting = sum(1 for event in [*self._waiting(), *self._running()] if event.alive and client_key(event.request) == who)
+            if waiting >= self.per_client:
+                log.info("refused: %s already has %d requests queued (PLAYGROUND_CLIENT_QUEUE)", who, waiting)
+                return await _json(send, 429, {"detail": f"Too many requests waiting from your address ({waiting}): "
+                                                          "wait for them to finish, then try again."})  # fmt: skip
+        return await self.app(scope, receive, send)
+
+    # -- a REST call's values -------------------------------------------------------------------------------------
+    async def _check_values(self, name: str, receive) -> tuple[Any, str]:
+        """Read a /call/<name> body; refuse it in words when it leaves values out (Gradio answers {"error": null}
+        and logs a traceback). Returns a `receive` that replays the body to Gradio, and the refusal or ""."""
+        chunks, more = [], True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return receive, ""
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body, replayed = b"".join(chunks), False
+
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        names = self._parameters(name)
+        try:
+            data = json.loads(body).get("data") if body else None
+        except (ValueError, AttributeError):
+            return replay, ""  # Gradio's own validation answers a malformed body
+        if names is None or not isinstance(data, list) or len(data) >= len(names):
+            return replay, ""
+        missing = ", ".join(names[len(data) :])
+        return replay, (
+            f"/{name} takes {len(names)} values in this order: {', '.join(names)}; {len(data)} were sent "
+            f"(missing: {missing}). Send every value, defaults included (the API page lists them)."
+        )
+
+    def _parameters(self, name: str) -> list[str] | None:
+        """The parameter names of a callable endpoint, in order (None: not one of ours, Gradio answers it)."""
+        blocks = self._server.get_blocks() if self._server is not None else None
+        if blocks is None or "/" in name:
+            return None
+        if self._names is None:
+            info = blocks.get_api_info().get("named_endpoints", {})
+            self._names = {key.lstrip("/"): [p["parameter_name"] for p in ep["parameters"]] for key, ep in info.items()}
+        return self._names.get(name)
+
+    # -- reading ------------------------------------------------------------------------------------------------
+    def _mark_read(self, path: str, query: str) -> None:
+        ids: list[str] = []
+        if path.startswith(f"{API}/queue/data"):
+            ids = [part[len("session_hash=") :] for part in query.split("&") if part.startswith("session_hash=")]
+        elif path.startswith(f"{API}/call/") and path.count("/") >= 4:  # /gradio_api/call/<name>/<event_id>
+            event_id = path.rstrip("/").rsplit("/", 1)[-1]
+            ids = [event_id]
+            queue = self._queue()
+            event = queue.event_ids_to_events.get(event_id) if queue is not None else None
+            if event is not None:
+                ids.append(event.session_hash)
+        for key in ids:
+            self.read[key] = None
+            self.read.move_to_end(key)
+        while len(self.read) > READ_REMEMBERED:
+            self.read.popitem(last=False)
+
+    def _is_read(self, event: Any) -> bool:
+        return event._id in self.read or event.session_hash in self.read
+
+    # -- Gradio's queue, read only ------------------------------------------------------------------------------
+    def _queue(self) -> Any:
+        blocks = self._server.get_blocks() if self._server is not None else None
+        return getattr(blocks, "_queue", None)
+
+    def _waiting(self) -> Iterable[Any]:
+        queue = self._queue()
+        if queue is None:
+            return []
+        return [event for q in list(queue.event_queue_per_concurrency_id.values()) for event in list(q.queue)]
+
+    def _running(self) -> Iterable[Any]:
+        queue = self._queue()
+        return [] if queue is None else [event for job in list(queue.active_jobs) if job for event in job]
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_s)
+            try:
+                await self.cancel_unread()
+            except Exception:  # the guard must never take the server down; say so and keep watching
+                log.exception("the unread-request watcher failed once")
+
+    async def cancel_unread(self) -> int:
+        """Cancel every queued or running event nobody has read `unread_s` seconds after it was queued."""
+        queue, now, n = self._queue(), time.monotonic(), 0
+        if queue is None:
+            return 0
+        for event in [*self._waiting(), *self._running()]:
+            if not event.alive or self._is_read(event) or now - event.enqueue_time < self.unread_s:
+                continue
+            # Out of the queue; a running generator stops at its next yield, and Gradio then closes it (its
+            # `finally` frees what it holds). A plain function already running finishes, and its result is dropped.
+            await queue.clean_events(event_id=event._id)
+            self._tell_late_reader(queue, event)
+            n += 1
+            log.info("cancelled %s: nobody read its result within %.0f s", getattr(event.fn, "api_name", "?"), self.unread_s)
+        self.cancelled += n
+        return n
+
+    @staticmethod
+    def _tell_late_reader(queue: Any, event: Any) -> None:
+        """A reader who comes after the cancel gets an error at once, not a stream that only sends heartbeats
+        (Gradio assumes a cancelled event's reader has gone, and never completes it)."""
+        from gradio.server_messages import ProcessCompletedMessage
+
+        messages = queue.pending_messages_per_session.get(event.session_hash)
+        if messages is not None:
+            error = "cancelled: nobody read this request's result in time; send it again and read its stream"
+            messages.put_nowait(ProcessCompletedMessage(output={"error": error}, success=False, event_id=event._id))
+
+
+class _Headers:
+    """The header lookup `address` needs, over an ASGI scope's raw headers."""
+
+    def __init__(self, scope):
+        self._headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self._headers.get(name.lower(), default)
+
+
+async def _json(send, status: int, payload: dict) -> None:
+    body = json.dumps(payload).encode("utf-8")
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# The largest upload (PLAYGROUND_MAX_UPLOAD, 1 MB: the lab's corpus, at most 600 KB, is the only file the app reads) and
+# the sessions kept (PLAYGROUND_SESSIONS, 300: ~1 MB each, Gradio copies the page config per session): playground/settings.py.
+
+
+def launch_limits() -> dict[str, Any]:
+    """The `demo.launch` arguments that bound what one person can make the server hold.
+
+    `max_file_size`: Gradio stores every upload (30 min, see delete_cache) before any handler runs.
+    `state_session_capacity`: every page load and every /gradio_api/call is a session; past this many the
+    least recently used one is forgotten (Gradio's default, 10,000, is ~10 GB).
+    `middleware`: `QueueGuard` (per-address cap, unread work cancelled).
+    """
+    from starlette.middleware import Middleware
+
+    return {
+        "max_file_size": settings.current().max_upload,
+        "state_session_capacity": settings.current().sessions,
+        "app_kwargs": {"middleware": [Middleware(QueueGuard)]},
+    }

@@ -1,0 +1,236 @@
+"""Links that run in place: a share link opened fresh and an in-app link (a lesson's try-it) take the same path.
+
+One event does it all: it chooses the language (the link's `lang`, else the browser's Accept-Language), selects
+the tab, fills the tab's inputs from the link (each value checked by `share.decode`) and runs the tab's view with
+them -- one round trip, one run. An in-app link changes nothing else: the page is not reloaded, so the Gradio
+session (the MLM lab's model, a running training, the step-by-step sampler) survives, and the address bar is
+rewritten to the share link of what is now shown.
+
+A tab says how its view runs from a link with `LinkRun` (its own run handlers, in the order its run button chains
+them); a tab without one is filled and its `restored` trigger changed (its own event then runs it).
+
+Programmatic value changes fire Gradio's `.change` listeners, which used to run a linked view a second time and
+relabel the page in several more round trips; so the language switch listens to `.input` (the student's click)
+and every re-run listens to user events only (`.input`, `.submit`, `.click`, `.release`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+import gradio as gr
+
+from playground.ui.common.i18n import LANGS, normalize_lang, t
+from playground.ui.common.share import Shared, decode
+
+
+@dataclass(frozen=True)
+class Step:
+    """One handler of a tab's run: `fn` called as its event would call it (a list of inputs: positional values;
+    a set: one dict {component: value}); its return value fills `outputs`."""
+
+    fn: Callable[..., Any]
+    inputs: list[Any] | set[Any]
+    outputs: list[Any]
+
+
+@dataclass(frozen=True)
+class LinkRun:
+    """How a link runs a tab's view: its steps in order, then fixed updates (the hint hidden, result areas shown)."""
+
+    steps: tuple[Step, ...]
+    after: Mapping[Any, Any] = field(default_factory=dict)
+    progress_on: tuple[Any, ...] = ()  # where the student looks while it runs (the tab's hint): "Loading <model>…"
+
+
+def reveal(hint: Any | None, areas: list[Any]) -> dict[Any, Any]:
+    """What `widgets.reveal_after` does once a run succeeded, as updates a LinkRun applies."""
+    updates = {hint: gr.update(visible=False)} if hint is not None else {}
+    return updates | {area: gr.update(visible=True) for area in areas}
+
+
+def _value_of(update: Any) -> Any:
+    """The value an output takes from a handler's return (a gr.update dict, a skip, or a plain value)."""
+    if isinstance(update, dict) and update.get("__type__") == "update":
+        return update.get("value", _KEEP)
+    return update
+
+
+_KEEP = object()
+
+
+def _takes_progress(fn: Callable[..., Any]) -> bool:
+    try:
+        return "progress" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _call(step: Step, values: dict[Any, Any], progress: Any) -> Iterator[tuple[Any, ...]]:
+    """Run one step on `values`; yields its outputs (once, or at each yield of a streaming handler)."""
+    if isinstance(step.inputs, set):
+        args = [{component: values.get(component) for component in step.inputs}]
+    else:
+        args = [values.get(component) for component in step.inputs]
+    kwargs = {"progress": progress} if progress is not None and _takes_progress(step.fn) else {}
+    result = step.fn(*args, **kwargs)
+    results = result if inspect.isgenerator(result) else iter([result])
+    for out in results:
+        if len(step.outputs) == 1:
+            out = (out,)
+        yield tuple(out)
+
+
+def run_link(link: LinkRun, values: dict[Any, Any], progress: Any = None) -> Iterator[dict[Any, Any]]:
+    """The updates of a linked run as they come (a streaming step yields several times); `link.after` with the first.
+
+    Each step reads the values the earlier steps produced (a State the first step filled, a slider it narrowed).
+    """
+    values = dict(values)
+    opened = False
+    for step in link.steps:
+        for outs in _call(step, values, progress):
+            updates: dict[Any, Any] = {}
+            for component, out in zip(step.outputs, outs):
+                if out is gr.skip() or (isinstance(out, dict) and out.get("__type__") == "update" and len(out) == 1):
+                    continue
+                updates[component] = out
+                value = _value_of(out)
+                if value is not _KEEP:
+                    values[component] = value
+            if not opened:
+                # The result areas open with the first result (a plot drawn into a hidden box stays blank).
+                for component, update in link.after.items():
+                    merge(updates, component, update)
+                opened = True
+            if updates:
+                yield updates
+    if not opened and link.after:
+        yield dict(link.after)
+
+
+SHOWN = "() => { document.documentElement.classList.remove('tp-lang-pending'); }"
+
+
+def merge(into: dict[Any, Any], component: Any, update: Any) -> None:
+    """Add `update` for `component` to `into`, combining it with a property update already there (a relabel)."""
+    old = into.get(component)
+    if isinstance(old, dict) and old.get("__type__") == "update":
+        new = update if isinstance(update, dict) and update.get("__type__") == "update" else gr.update(value=update)
+        into[component] = old | new
+    else:
+        into[component] = update
+
+
+def browser_lang(request: gr.Request | None) -> str | None:
+    """'zh' or 'en' from the browser's Accept-Language (its first language), or None without one."""
+    header = (request.headers.get("accept-language") if request is not None else None) or ""
+    first = header.split(",")[0].split(";")[0].strip()
+    return normalize_lang(first) if first else None
+
+
+def parse_query(query: str) -> dict[str, str]:
+    """A link's query string (as `urllib.parse.urlencode` wrote it) as {name: value}."""
+    return dict(parse_qsl(query, keep_blank_values=True))
+
+
+class Navigator:
+    """Opens a view from a link: on page load (the address) and from in-app link buttons, one event each."""
+
+    def __init__(self, tabs: Any, shared: dict[str, Shared], lang: Any, switch: Any, landing: str) -> None:
+        self.tabs, self.shared, self.lang, self.switch, self.landing = tabs, shared, lang, switch, landing
+        self.address = gr.Textbox(visible=False)  # the query of the view an in-app link opened (for the address bar)
+        runs = [s.run for s in shared.values() if s.run is not None]
+        step_inputs = [c for link in runs for step in link.steps for c in step.inputs]
+        step_outputs = [c for link in runs for step in link.steps for c in step.outputs] + [
+            c for link in runs for c in link.after
+        ]
+        params = [c for s in shared.values() for c in s.params.values()]
+        triggers = [s.restored for s in shared.values()]
+        self.inputs = set(_unique([lang, *params, *step_inputs, *switch.inputs]))
+        self.outputs = _unique([tabs, lang, self.address, switch.current, *params, *triggers, *step_outputs, *switch.outputs])
+        self.defaults = {c: getattr(c, "value", None) for c in params}  # what a fresh page shows
+        self.progress_on = _unique([c for link in runs for c in link.progress_on]) or None
+
+    def updates(self, query: Mapping[str, str], values: dict[Any, Any], lang: str, progress: Any) -> Iterator[dict]:
+        """Everything a link changes: the language, the tab, its inputs (at once), then its view's result."""
+        tab_id = query.get("tab")
+        shared = self.shared.get(tab_id) if tab_id else None
+        # The language first, in the same response: the header and the tab that will show are drawn in it.
+        shown = tab_id if shared is not None else values.get(self.switch.current) or self.landing
+        out, drawn = self.switch.bring(shown, lang, values, values.get(self.switch.drawn))
+        out[self.switch.drawn] = drawn
+        if lang != normalize_lang(values.get(self.lang)):
+            out[self.lang] = lang
+        values = values | {self.lang: lang}
+        if shared is None:
+            yield out
+            return
+        out[self.tabs] = gr.update(selected=tab_id)
+        out[self.switch.current] = tab_id
+        ignored, filled = [], False
+        for name, component in shared.params.items():
+            value = self.defaults[component]
+            if name in query:
+                try:
+                    value, filled = decode(query[name], component), True
+                except (ValueError, TypeError):
+                    ignored.append(name)  # a known parameter name, never the value that came with it
+            values[component] = value
+            merge(out, component, gr.update(value=value))
+        if ignored:
+            gr.Warning(t("common.link_ignored", lang, names=", ".join(ignored)))
+        if filled and shared.run is None:  # the tab's own `restored.change` event runs it
+            out[shared.restored] = time.time()
+        yield out
+        if filled and shared.run is not None:
+            yield from run_link(shared.run, values, progress)
+
+    def on_load(self, values: dict[Any, Any], request: gr.Request, progress=gr.Progress()) -> Iterator[dict]:
+        query = dict(request.query_params) if request is not None else {}
+        raw = query.get("lang")
+        lang = raw if raw in LANGS else (browser_lang(request) or "en")
+        for i, update in enumerate(self.updates(query, values, lang, progress)):
+            yield update | {self.address: "-"} if i == 0 else update  # "-": drawn, the address stays as it is
+
+    def follow(self, query: str) -> Callable[..., Iterator[dict]]:
+        """The handler of an in-app link to `query` (a share link's query, without `lang`): in the current language."""
+        params = parse_query(query)
+
+        def go(values: dict[Any, Any], progress=gr.Progress()) -> Iterator[dict]:
+            lang = normalize_lang(values.get(self.lang))
+            for i, update in enumerate(self.updates(params, values, lang, progress)):
+                # The address bar shows the share link of the view now open (no reload, no history entry).
+                yield update | {self.address: f"?{query}&lang={lang}"} if i == 0 else update
+
+        return go
+
+    def wire(self, demo: gr.Blocks, buttons: list[tuple[Any, str]]) -> None:
+        """Run links on page load and on each in-app link button; keep the address bar on the view shown."""
+        # Progress ("Loading MiniLM…") shows on each tab's hint, where the student looks, not on every output.
+        events = dict(api_visibility="private", show_progress_on=self.progress_on)
+        loaded = demo.load(self.on_load, self.inputs, self.outputs, **events)
+        loaded.then(None, None, None, js=SHOWN)  # in case the first update did not come (an error)
+        for button, query in buttons:
+            button.click(self.follow(query), self.inputs, self.outputs, **events)
+        # The first update of a link sets `address`: the page is then drawn in its language (assets/lang_first.html
+        # hid a Chinese page until now), and the address bar shows the share link of the view (no reload).
+        replace = (
+            "(q) => { if (q && q !== '-') history.replaceState(null, '', window.location.pathname + q);"
+            " document.documentElement.classList.remove('tp-lang-pending'); }"
+        )
+        self.address.change(None, self.address, None, js=replace, api_visibility="private", queue=False)
+
+
+def _unique(components: list[Any]) -> list[Any]:
+    seen, out = set(), []
+    for component in components:
+        if id(component) not in seen:
+            seen.add(id(component))
+            out.append(component)
+    return out

@@ -1,0 +1,20 @@
+"""Model names in the menus. Registry labels are proper names ("BERT base (uncased)") and stay as they are; the
+few that describe what a model is get a translation here, under `models.<registry key>`."""
+
+STRINGS = {
+    "models.elmo-small": ("ELMo small (trained here, classroom model)", "ELMo 小模型（本项目训练，课堂用）"),
+    "models.minilm-mlm": ("MiniLM + MLM head trained here", "MiniLM + 本项目训练的 MLM 头"),
+    "models.minilm-mlm.id": (
+        "sentence-transformers/all-MiniLM-L6-v2 + MLM head trained here",
+        "sentence-transformers/all-MiniLM-L6-v2 + 本项目训练的 MLM 头",
+    ),
+    "models.e5-mlm": (
+        "multilingual-E5 small, first 6 layers + MLM head trained here",
+        "multilingual-E5 small，前 6 层 + 本项目训练的 MLM 头",
+    ),
+    "models.e5-mlm.id": (
+        "intfloat/multilingual-e5-small + MLM head trained here",
+        "intfloat/multilingual-e5-small + 本项目训练的 MLM 头",
+    ),
+    "models.bert-nsp": ("BERT base (uncased), NSP head", "BERT base（uncased），NSP 头"),
+}

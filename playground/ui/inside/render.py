@@ -1,0 +1,238 @@
+"""Inside BERT results in the user's language: figures, readings computed from the numbers, tables, API JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playground.figures.inside import embeddings_figure, head_figure, layout_figure, params_figure, probes_figure
+from playground.inside.embeddings_input import EmbeddingsRun
+from playground.inside.heads import HeadsRun, TaskHead
+from playground.inside.nsp import NspRun
+from playground.inside.params import ParamsRun
+from playground.serialize import jsonable
+from playground.registry import specs_of_kind
+from playground.ui.common.widgets import escape_md, why_unavailable
+from playground.ui.common.i18n import t
+from playground.ui.common.widgets import provenance
+
+EMB_ROWS = ("token", "segment", "position", "summed", "normed")
+
+
+# --- input embeddings ---
+
+
+def embeddings_view(run: EmbeddingsRun, lang: str) -> tuple[Any, str]:
+    rows = [(t(f"inside.emb.row.{name}", lang), getattr(run, name)) for name in EMB_ROWS]
+    fig = embeddings_figure(run.tokens, run.token_type_ids, rows, t("inside.emb.dims", lang))
+    ok = run.max_abs_diff <= run.tolerance
+    b = sum(run.token_type_ids)
+    lines = [
+        t("inside.emb.check_ok" if ok else "inside.emb.check_bad", lang, diff=run.max_abs_diff, tol=run.tolerance),
+        t("inside.emb.summary", lang, n=len(run.tokens), d=run.normed.shape[1], a=len(run.tokens) - b, b=b),
+        provenance(run.model_id, run.device, lang),
+    ]
+    return fig, "\n\n".join(lines)
+
+
+# --- ALBERT's savings ---
+
+
+def _model_label(m, lang: str) -> str:
+    if m.key != "what-if":
+        return m.label
+    shared = {"all": "inside.params.shared", "attention": "inside.params.shared.attention", "ffn": "inside.params.shared.ffn"}
+    key = shared.get(m.sizes.sharing) if m.sizes.L > 1 else None
+    return t("inside.params.what_if", lang, base=m.label.split(" →")[0], E=m.sizes.E, shared=t(key, lang) if key else "")
+
+
+def paper_text(m, lang: str) -> str:
+    """The papers' figures for a model, with their sources ("" when no paper prints one)."""
+    return "; ".join(t("inside.params.paper", lang, m=n, source=t(f"inside.params.source.{src}", lang)) for n, src in m.paper)
+
+
+def params_view(run: ParamsRun, lang: str) -> tuple[Any, str, list[str], list[list[Any]]]:
+    labels = [_model_label(m, lang) for m in run.models]
+    part_labels = [t(f"inside.params.part.{p}", lang) for p in run.parts]
+    fig = params_figure(
+        labels,
+        run.parts,
+        part_labels,
+        [[m.parts[p] for p in run.parts] for m in run.models],
+        [m.total for m in run.models],
+        t("inside.params.axis", lang),
+        t("inside.params.total", lang),
+    )
+    w = run.models[-1]
+    s = w.sizes
+    by_key = {m.key: m for m in run.models}
+    base = by_key[run.request.base]
+    per_layer = (s.H * s.H + s.H) * 4 + 2 * s.H * s.F + s.F + s.H + 4 * s.H  # attention + FFN + their two layer norms
+    formula_total = sum(w.formula.values())
+    proj = (
+        t("inside.params.projection", lang, proj=w.formula["projection"])
+        if w.formula["projection"]
+        else t("inside.params.no_projection", lang, hf_only=w.hf_only or s.H * s.H + s.H)
+    )
+    reading = t(
+        "inside.params.reading",
+        lang,
+        what_if=escape_md(labels[-1]),
+        tok_now=w.formula["token_embeddings"],
+        V=s.V,
+        E=s.E,
+        proj=proj,
+        tok_bert=s.V * s.H,
+        layers_now=w.formula["attention"] + w.formula["feed_forward"] + w.formula["layer_norms"] - 2 * s.E,
+        A=s.attention_sets,
+        F=s.ffn_sets,
+        per_layer=per_layer,
+        L=s.L,
+        total=formula_total,
+        built=w.total,
+        agree=t("inside.params.agree" if formula_total == w.total else "inside.params.disagree", lang),
+        ratio=w.total / base.total,
+        base=base.label,
+        base_total=base.total,
+    )
+    papers = t(
+        "inside.params.papers",
+        lang,
+        bert=by_key["bert-base"].total / 1e6,
+        bert_np=by_key["bert-base"].without_pooler / 1e6,
+        xl=by_key["albert-xlarge"].total / 1e6,
+        xxl=by_key["albert-xxlarge"].total / 1e6,
+        electra=by_key["electra-small"].total / 1e6,
+    )
+    headers = (  # the papers' figures beside the name and the counts, before the parts (a wide table scrolls)
+        [t(f"inside.params.col_{c}", lang) for c in ("model", "paper", "total", "no_pooler")]
+        + part_labels
+        + [t("inside.params.col_formula", lang)]
+    )
+    rows = [
+        [label, paper_text(m, lang), m.total, m.without_pooler] + [m.parts[p] for p in run.parts] + [sum(m.formula.values())]
+        for label, m in zip(labels, run.models)
+    ]
+    return fig, "\n\n".join([reading, papers, t("inside.params.built", lang)]), headers, rows
+
+
+# --- next-sentence prediction ---
+
+
+def _case(case: str, lang: str) -> str:
+    return t(f"inside.nsp.case.{case}", lang)
+
+
+def _row(label: str, a: Any, b: Any) -> str:
+    return f"\n| {label} | {escape_md(a.text)} | {escape_md(b.text)} |"
+
+
+def nsp_view(run: NspRun, lang: str) -> tuple[str, Any, Any, str]:
+    """(the model's verdict or why there is none, layout figure, probes figure or None, the builders' Markdown)."""
+    if run.probes:
+        first, rest = run.probes[0], run.probes[1:]
+        others = "; ".join(t("inside.nsp.probe_other", lang, case=_case(p.case, lang), p=p.p_is_next) for p in rest)
+        top = t("inside.nsp.probes", lang, model=escape_md(run.model_id), p_true=first.p_is_next, rest=others)
+        top += "\n\n" + provenance(run.model_id, run.device, lang)
+        probes = probes_figure(
+            [_case(p.case, lang) for p in run.probes],
+            [p.p_is_next for p in run.probes],
+            t("inside.nsp.is_next", lang),
+            t("inside.nsp.not_next", lang),
+            t("inside.nsp.prob", lang),
+        )
+    else:
+        known = specs_of_kind("nsp")  # the reason in the user's language when an NSP model is registered
+        reason = why_unavailable(known[0], lang) if known else escape_md(run.unavailable)
+        top, probes = t("inside.nsp.offline", lang, reason=escape_md(reason)), None
+    layout = layout_figure(
+        run.layout.tokens, run.layout.segment_ids, t("inside.nsp.segment", lang), t("inside.nsp.layout_title", lang)
+    )
+    sep = escape_md(run.sep_token)
+    n_next = sum(p.is_next for p in run.pairs)
+    label_col = t("inside.nsp.col_label", lang)
+    md = [
+        t("inside.nsp.layout_note", lang, tokenizer=escape_md(run.tokenizer_id), sep=sep),
+        f"#### {t('inside.nsp.pairs_title', lang, seed=run.request.seed)}",
+        t("inside.nsp.pairs_count", lang, n=len(run.pairs), next=n_next, random=len(run.pairs) - n_next),
+        f"| {label_col} | A | B |\n|---|---|---|",
+    ]
+    md[-1] += "".join(
+        _row(t("inside.nsp.label_next" if p.is_next else "inside.nsp.label_random", lang), p.a, p.b) for p in run.pairs
+    )
+    md.append(f"#### {t('inside.nsp.packed_title', lang, budget=run.request.budget)}")
+    for i, chunk in enumerate(run.packed, start=1):
+        pieces = " · ".join(f"**{sep}**" if d < 0 else escape_md(text) for text, d in zip(chunk.pieces, chunk.docs))
+        over = t("inside.nsp.over_budget", lang) if chunk.over_budget else ""
+        md.append(f"- {t('inside.nsp.packed_row', lang, i=i, n=chunk.n_tokens)}{over}: {pieces}")
+    md.append(t("inside.nsp.packed_note", lang, sep=f"**{sep}**", tokenizer=escape_md(run.tokenizer_id)))
+    md.append(f"#### {t('inside.nsp.sop_title', lang)}")
+    md.append(f"| {label_col} | 1 | 2 |\n|---|---|---|")
+    md[-1] += "".join(
+        _row(t("inside.nsp.sop_pos" if p.in_order else "inside.nsp.sop_neg", lang), p.first, p.second) for p in run.sop
+    )
+    md.append(t("inside.nsp.sop_note", lang))
+    return top, layout, probes, "\n\n".join(md)
+
+
+# --- fine-tuning heads ---
+
+
+def _shape(head: TaskHead) -> str:
+    return " + ".join("×".join(map(str, p.shape)) for p in head.head if p.name.endswith("weight"))
+
+
+def _feeds(head: TaskHead, lang: str) -> str:
+    key = head.feeds + ("_pooler" if head.feeds == "first" and head.uses_pooler else "")
+    return t(f"inside.heads.feeds.{key}", lang)
+
+
+def _box(head: TaskHead, lang: str) -> str:
+    shape = _shape(head)
+    if head.feeds == "first":
+        return t("inside.heads.box_pooler" if head.uses_pooler else "inside.heads.box_first", lang, shape=shape)
+    return t(f"inside.heads.box_{head.feeds}", lang, shape=shape)
+
+
+def heads_view(run: HeadsRun, lang: str) -> tuple[Any, str, list[str], list[list[Any]]]:
+    panels = [
+        dict(
+            title=f"{t(f'inside.heads.task.{h.task}', lang)} · {h.model_class}",
+            tokens=h.tokens,
+            segments=h.segments,
+            feeds=h.feeds,
+            head=_box(h, lang),
+            outputs=t(f"inside.heads.out_{h.feeds}", lang, n=h.num_labels),
+        )
+        for h in run.heads
+    ]
+    fig = head_figure(panels, t("inside.heads.hidden", lang, h=run.hidden_size))
+    counts = [h.new_params for h in run.heads]
+    base = run.heads[0].base_total
+    reading = t(
+        "inside.heads.reading",
+        lang,
+        label=escape_md(run.label),
+        hf_id=escape_md(run.config_from),
+        h=run.hidden_size,
+        base=base,
+        low=min(counts),
+        high=max(counts),
+        share=max(counts) / base,
+    )
+    headers = [t(f"inside.heads.col_{c}", lang) for c in ("task", "class", "feeds", "shapes", "new", "base")]
+    rows = [
+        [
+            t(f"inside.heads.task.{h.task}", lang),
+            h.model_class,
+            _feeds(h, lang),
+            ", ".join(f"{p.name} {tuple(p.shape)}" for p in h.head),
+            h.new_params,
+            h.base_total,
+        ]
+        for h in run.heads
+    ]
+    return fig, reading + "\n\n" + t("inside.heads.words_note", lang), headers, rows
+
+
+def as_json(run: Any) -> dict:
+    return jsonable(run)

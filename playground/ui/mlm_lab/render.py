@@ -1,0 +1,124 @@
+"""The MLM lab in the user's language: status line, loss curve, before/after summary, probe and domain tables, API JSON."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from playground.figures.mlm_lab import loss_figure, rank_figure
+from playground.mlm_lab.training import CurvePoint, LabResult, LabSettings, planned_schedule
+from playground.serialize import jsonable
+from playground.ui.common.widgets import escape_md
+from playground.ui.common.i18n import t
+
+
+def curve_figure(points: list[CurvePoint], before: float | None, settings: LabSettings, lang: str) -> Any:
+    names = {k: t(f"mlm_lab.curve_{k}", lang) for k in ("train", "held", "before", "loss", "lr", "step")}
+    train = [(p.step, p.train_loss) for p in points if p.train_loss is not None]
+    held = ([(0, before)] if before is not None else []) + [(p.step, p.held_loss) for p in points if p.held_loss is not None]
+    steps = max((p.step for p in points), default=0)
+    return loss_figure(train, held, before, planned_schedule(settings), steps, names)
+
+
+def status(phase: str, position: int, points: list[CurvePoint], settings: LabSettings, lang: str) -> str:
+    if phase == "queued":
+        return t("mlm_lab.status_queued", lang, n=position)
+    if phase in ("before", "after"):
+        return t(f"mlm_lab.status_{phase}", lang)
+    last = points[-1] if points else None
+    return t(
+        "mlm_lab.status_training",
+        lang,
+        step=last.step if last else 0,
+        steps=settings.max_steps,
+        seconds=last.seconds if last else 0.0,
+        budget=settings.max_seconds,
+    )
+
+
+def finished(result: LabResult, lang: str) -> str:
+    return t(f"mlm_lab.stopped.{result.stopped}", lang, steps=result.steps, seconds=result.seconds)
+
+
+def summary(result: LabResult, lang: str) -> str:
+    """The before/after table, then readings computed from the numbers (never a fixed claim)."""
+    b, a = result.before, result.after
+    text = t(
+        "mlm_lab.summary",
+        lang,
+        b_loss=b.loss,
+        b_ppl=b.perplexity,
+        a_loss=f"{a.loss:.3f}" if a else "…",
+        a_ppl=f"{a.perplexity:.1f}" if a else "…",
+        n_train=result.n_train,
+        n_held=result.n_held,
+        masked=b.masked_tokens,
+    )
+    lines = [text, "", f"*{t('mlm_lab.provenance', lang, model=escape_md(result.model_id), device=result.device)}*"]
+    if a is not None:
+        d = a.loss - b.loss
+        if d < -0.01:
+            lines.insert(1, "\n" + t("mlm_lab.reading_fell", lang, d=-d, b=b.perplexity, a=a.perplexity))
+        elif d > 0.01:
+            lines.insert(1, "\n" + t("mlm_lab.reading_rose", lang, d=d))
+        else:
+            lines.insert(1, "\n" + t("mlm_lab.reading_flat", lang, d=d))
+        rows = [r for r in result.domain if r.after is not None]
+        if rows:
+            up = sum(r.after.rank < r.before.rank for r in rows)
+            down = sum(r.after.rank > r.before.rank for r in rows)
+            lines.insert(2, t("mlm_lab.reading_ranks", lang, up=up, down=down, n=len(rows)))
+    if "no_probes" in result.notes:
+        lines.append(t("mlm_lab.no_probes", lang))
+    return "\n\n".join(lines)
+
+
+def _top(reading) -> str:
+    return ", ".join(f"{w} ({p:.0%})" if p >= 0.01 else w for w, p in reading.top) if reading else ""
+
+
+def probes_table(result: LabResult, lang: str) -> tuple[list[str], list[list[Any]]]:
+    cols = ["word", "rank_before", "rank_after", "top_before", "top_after", "sentence"]
+    rows = [
+        [p.word, p.before.rank, p.after.rank if p.after else "", _top(p.before), _top(p.after), p.masked] for p in result.probes
+    ]
+    return [t(f"mlm_lab.col_{c}", lang) for c in cols], rows
+
+
+def domain_table(result: LabResult, lang: str) -> tuple[list[str], list[list[Any]]]:
+    cols = ["word", "count", "general", "rank_before", "p_before", "rank_after", "p_after", "sentence"]
+    rows = [
+        [
+            r.word,
+            r.count,
+            r.general_rank if r.general_rank else t("mlm_lab.not_in_general", lang),
+            r.before.rank,
+            f"{r.before.probability:.2%}",
+            r.after.rank if r.after else "",
+            f"{r.after.probability:.2%}" if r.after else "",
+            r.probe,
+        ]
+        for r in result.domain
+    ]
+    return [t(f"mlm_lab.col_{c}", lang) for c in cols], rows
+
+
+def domain_figure(result: LabResult, lang: str) -> Any:
+    names = {"before": t("mlm_lab.before", lang), "after": t("mlm_lab.after", lang), "rank": t("mlm_lab.rank_axis", lang)}
+    rows = result.domain
+    return rank_figure(
+        [r.word for r in rows], [r.before.rank for r in rows], [r.after.rank if r.after else None for r in rows], names
+    )
+
+
+def domain_note(result: LabResult, vocab: int, lang: str) -> str:
+    reference = result.general_reference or "—"
+    return t("mlm_lab.domain_note", lang, reference=escape_md(reference), vocab=f"{vocab:,}")
+
+
+def as_json(result: LabResult) -> dict:
+    out = jsonable(result)
+    for key in ("before", "after"):
+        if out.get(key) and not math.isfinite(out[key]["perplexity"] or math.inf):
+            out[key]["perplexity"] = None
+    return out
