@@ -53,11 +53,33 @@ def tiny_glove():
 
 
 @pytest.fixture
-def fresh_caches():
-    """Empty shared caches around a test: results and vectors are cached by registry key, and tests hand different
-    tiny models to the same key. Files that need it say `pytestmark = pytest.mark.usefixtures("fresh_caches")`."""
-    from playground import cache
+def use_settings(monkeypatch):
+    """`use_settings(cache_dir=...)`: this test runs under these settings (playground.settings, restored after)."""
+    import dataclasses
 
-    cache.clear_all()
-    yield
-    cache.clear_all()
+    from playground import settings
+
+    def use(**changes):
+        monkeypatch.setattr(settings, "_current", dataclasses.replace(settings.current(), **changes))
+
+    return use
+
+
+@pytest.fixture
+def app_runtime(monkeypatch):
+    """`app_runtime(models)`: the page's and the API's events run on a fresh Runtime serving `models` (a dict by key,
+    or a `load(key)`), with empty caches of its own; returned, so a test can look at its caches. Nothing global is
+    wiped: the app's own runtime is put back after the test."""
+    from playground.runtime import Runtime
+    from playground.ui.common import runtime as app
+
+    def use(models, load_tokenizer=None) -> Runtime:
+        get = models.__getitem__ if isinstance(models, dict) else models
+        runtime = Runtime(
+            load=lambda key, **_: get(key),
+            load_tokenizer=load_tokenizer or (lambda key: get(key).tokenizer),
+        )
+        monkeypatch.setattr(app, "APP", runtime)
+        return runtime
+
+    return use

@@ -183,3 +183,16 @@ def tiny_elmo_options(filters=((1, 4), (2, 8), (3, 8)), activation="relu", lstm_
         proj_clip=3.0,
         use_skip_connections=True,
     )
+
+
+_LAB_BASE: list[LoadedModel] = []
+
+
+def lab_base(key: str, **kwargs) -> LoadedModel:
+    """A load function for the MLM lab's worker process: the tiny BERT for any key, built once per process.
+
+    Module-level, so it pickles by name into the worker's fresh ("spawn") interpreter.
+    """
+    if not _LAB_BASE:
+        _LAB_BASE.append(tiny_bert_mlm())
+    return _LAB_BASE[0]

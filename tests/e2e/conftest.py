@@ -7,7 +7,6 @@ Every page fails its test if it requested anything outside the app's own origin
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,28 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from scripts.serve_app import CHROMIUM, CHROMIUM_ARGS, OFFLINE_ENV
+from scripts.serve_app import free_port as _free_port
 from tests.e2e.helpers import recording_page
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("PLAYGROUND_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-OFFLINE_ENV = {"GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "assets" / "screenshots"
 ARTIFACTS = ROOT / "test-artifacts"
 
 
 def save_screenshot(page, name: str) -> Path:
-    """Full-page PNG: into assets/screenshots/ when PLAYGROUND_SCREENSHOTS=1 (README images), else test-artifacts/."""
-    folder = SCREENSHOTS if os.environ.get("PLAYGROUND_SCREENSHOTS") == "1" else ARTIFACTS
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.png"
+    """Full-page PNG into test-artifacts/ (for a person reading a failure). The docs' pictures are made by
+    scripts/screenshots.py, never by a test run."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
 
@@ -24,6 +22,12 @@ def open_tab(page, tab_id: str) -> None:
     """Open a tab through the share-link mechanism (`?tab=`), which also proves URL restore works."""
     page.goto(f"{page.app_url}?tab={tab_id}")
     page.wait_for_selector(".gradio-container", timeout=30_000)
+
+
+def wait_for_tab(page, tab_id: str, timeout: int = 60_000) -> None:
+    """Wait until `tab_id` is the selected tab: the page first paints the landing tab, and a share link's restore
+    switches afterwards, so "some tab is visible" does not yet say which."""
+    page.locator(f"button[role=tab][data-tab-id={tab_id}][aria-selected=true]").wait_for(timeout=timeout)
 
 
 def recording_page(browser, app_url: str, **options):

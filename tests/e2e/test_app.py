@@ -24,7 +24,7 @@ def test_fill_mask_api_returns_json_per_model_and_mask(client):
         (("no blank here", ["smollm2-instruct"], 5, "en"), "[MASK]"),
         (("", ["smollm2-instruct"], 5, "zh"), "请输入"),
         (("a [MASK]", ["../../secret-model"], 5, "en"), "Unknown model"),
-        (("a [MASK]", ["smollm2-instruct"], 99, "en"), "top-k"),
+        (("a [MASK]", ["smollm2-instruct"], 99, "en"), "top_k must be a whole number"),  # the checks' one wording
     ],
 )
 def test_bad_input_is_a_clean_api_error(client, args, message):

@@ -49,7 +49,7 @@ def test_api_refuses_bad_types_with_the_clear_message(client):
     import pytest
 
     for args, words in [
-        (("glove", TEXT, "", 0, 0, 0, "en"), "no self-attention maps"),
+        (("glove", TEXT, "", 0, 0, 0, "en"), "cannot be used here"),  # refused by kind before it loads (checks)
         (("minilm", 5, "", 0, 0, 0, "en"), "text must be text"),
         (("minilm", TEXT, "", 1.5, 0, 0, "en"), "layer must be a whole number"),
         (("minilm", TEXT, "", 0, None, 0, "en"), "head must be a whole number"),
@@ -96,3 +96,13 @@ def test_unknown_tokens_are_flagged_in_chinese(page):
     page.wait_for_function("document.body.innerText.includes('句子（A）')", timeout=60_000)
     page.wait_for_function("!document.querySelector('#attention-plot .pending, #attention-info .pending')", timeout=60_000)
     save_screenshot(page, "attention-unknown-zh")
+
+
+def test_byte_level_tokens_read_with_a_visible_space_not_the_bpe_marker(page):
+    """SmolLM2's axes read "␣cat", not "Ġcat" (walk-through item 9: raw Ġ labels in the attention tab)."""
+    page.goto(f"{page.app_url}?tab=attention&model=smollm2-instruct&text=The%20cat%20sat.&lang=en")
+    page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=240_000)
+    page.wait_for_function("() => !document.querySelector('.pending')", timeout=240_000)
+    ticks = page.evaluate("() => [...document.querySelectorAll('#attention-plot [class*=tick] > text')].map(t => t.textContent)")
+    assert any("␣cat" in t for t in ticks), ticks
+    assert not any("Ġ" in t for t in ticks), ticks

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import app
-from playground.ui import lessons_tab
+from playground.ui.lessons import tab as lessons_tab
 from tests.e2e.helpers import recording_page, save_screenshot
 from tests.e2e.plot_layout import FITTED_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
 
@@ -98,6 +98,7 @@ PROJECTOR_VIEWS = {  # the figures with the longest legends and labels
     "albert": ("albert", 0),
     "fill_mask": ("ex3", 0),
     "attention-head": ("attention", 1),
+    "sampling": ("sampling", 0),  # four panels side by side on one probability scale: 100% met the next panel's 0%
 }
 
 

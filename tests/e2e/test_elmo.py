@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 
-from playground.ui.i18n import t
+from playground.ui.common.i18n import t
 from tests.e2e.helpers import save_screenshot
 
 SENTS = "river | the bank of the river\nriver | grass on the bank\nmoney | money in the bank\nmoney | the bank gave a loan"
@@ -61,7 +61,7 @@ def test_three_views_render(page, lang):
     save_screenshot(page, f"elmo-oov-{lang}")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["zh"])  # English: the rows themselves are tests/integration/test_elmo_views.py
 def test_polysemy_tab_with_elmo(page, lang):
     models = json.dumps(["elmo-small", "minilm", "glove"])
     page.goto(f"{page.app_url}?{urlencode({'tab': 'polysemy', 'models': models, 'lang': lang})}")

@@ -12,6 +12,7 @@ from gradio_client.exceptions import AppError
 
 from tests.e2e.helpers import save_screenshot
 
+E5_MLM = "multilingual-E5 small, first 6 layers + MLM head trained here"
 TABLE = "() => [...document.querySelectorAll('.table-wrap')].map(t => t.innerText).join('\\n')"  # header and rows
 
 
@@ -27,6 +28,7 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
     # The causal model's whole-sentence reading finds "dog" (offline the default selection is minilm-mlm alone).
     page.get_by_label("SmolLM2 135M Instruct (bundled) · Llama").check()
     page.get_by_label("MiniLM + MLM head trained here (bundled) · BERT").uncheck()
+    page.get_by_label(f"{E5_MLM} (bundled) · XLM-R / BERT encoder").uncheck()
     page.get_by_label("中文").check()
     page.get_by_role("tab", name="完形填空").wait_for(timeout=10_000)
     number = page.locator("input[type=number]").first
@@ -56,21 +58,29 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
         fresh.context.close()
 
 
-def test_chinese_presets_are_marked_offline_in_both_languages(page, app_url):
+def test_the_course_chinese_example_runs_offline_on_e5_mlm(page, app_url):
+    """Offline, 我[MASK]自然语言处理。 is a preset a bundled model reads (no "needs a Chinese model" mark) and it runs."""
     page.goto(f"{app_url}?tab=fill_mask")
-    page.get_by_text("我[MASK]自然语言处理。").first.wait_for(timeout=30_000)
-    assert "needs a Chinese model" in page.get_by_text("我[MASK]自然语言处理。").first.inner_text()
-    page.get_by_text("我[MASK]自然语言处理。").first.click()
+    preset = page.get_by_text("我[MASK]自然语言处理。").first
+    preset.wait_for(timeout=30_000)
+    assert "needs a Chinese model" not in preset.inner_text()
+    preset.click()
     page.wait_for_function("() => [...document.querySelectorAll('textarea')].some(t => t.value === '我[MASK]自然语言处理。')")
-    page.get_by_label("中文").check()
-    page.get_by_text("需要中文模型").first.wait_for(timeout=10_000)
-    save_screenshot(page, "fill_mask_presets_zh")
+    page.get_by_label("MiniLM + MLM head trained here (bundled) · BERT").uncheck()
+    page.get_by_label(f"{E5_MLM} (bundled) · XLM-R / BERT encoder").check()
+    page.get_by_role("button", name="Fill the blanks", exact=True).click()
+    table = _table_with(page, "multilingual-e5-small")
+    rows = [line for line in table.splitlines() if "multilingual-e5-small" in line]
+    cells = [c.strip() for line in table.splitlines() for c in line.split("\t")]
+    chinese = [c for c in cells if len(c) == 1 and "\u4e00" <= c <= "\u9fff"]  # the guessed characters
+    assert len(rows) == 5 and len(chinese) >= 3, table
+    save_screenshot(page, "fill_mask_chinese_e5_mlm")
 
 
 @pytest.mark.parametrize(
     "args, words",
     [
-        ((None, ["smollm2-instruct"], 5, "en"), "string"),
+        ((None, ["smollm2-instruct"], 5, "en"), "text must be text"),  # the checks' one wording
         (("a [MASK]", "smollm2-instruct", 5, "en"), "must be a list"),
         (("a [MASK]", [1, 2], 5, "en"), "must be a list"),
         (("a [MASK]", ["smollm2-instruct"], None, "en"), "whole number"),
@@ -101,8 +111,8 @@ def _free_port() -> int:
 
 def test_tokens_that_look_like_tags_show_as_written_in_the_browser(browser):
     """The renderer's output in Gradio's own components (plot, table, Markdown): `<s>` shows, nothing is markup."""
-    from playground.ui import fill_mask_render as render
-    from tests.unit.test_fill_mask_trust import TAGS, _tag_run
+    from playground.ui.fill_mask import render
+    from tests.unit.fill_mask.test_fill_mask_trust import TAGS, _tag_run
 
     run = _tag_run()
     with gr.Blocks() as demo:

@@ -41,6 +41,6 @@ def test_every_view_renders(page, lang):
 
 def test_a_link_restores_and_runs_a_view(page):
     open_tab(page, "inside")
-    page.goto(f"{page.app_url}?tab=inside&view=params&E=64&share=false")
+    page.goto(f"{page.app_url}?tab=inside&view=params&E=64&share=none")
     page.locator("#inside-params-plot .js-plotly-plot").wait_for(timeout=120_000)
     assert "E=64" in page.locator("#inside-params-info").inner_text(timeout=30_000)

@@ -10,13 +10,18 @@ import pytest
 
 import app
 from playground.lessons import LESSONS
-from playground.ui import lessons_tab
-from playground.ui.i18n import t
+from playground.ui.lessons import tab as lessons_tab
+from playground.ui.common.i18n import t
 from tests.e2e.helpers import save_screenshot
 from tests.e2e.plot_layout import FITTED_JS, result_plot, wait_for_plot_words
 
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # same environment as the served app (offline)
-CASES = [(lesson.key, links[0]) for lesson in LESSONS if (links := [link for link in LINKS[lesson.key] if link.query])]
+ALL_CASES = [(lesson.key, links[0]) for lesson in LESSONS if (links := [link for link in LINKS[lesson.key] if link.query])]
+# One lesson per target tab (the first in course order): what the browser adds is that a try-it button opens that tab
+# and its share link restores the inputs and runs the view. That every lesson's link names the target tab's own share
+# parameters with values its decoder accepts, offline and with every model available, is
+# tests/integration/test_lessons_links.py; the course order and link choice are tests/unit/lessons/test_lessons.py.
+CASES = [case for i, case in enumerate(ALL_CASES) if case[1].tab not in {link.tab for _, link in ALL_CASES[:i]}]
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -126,6 +131,19 @@ def test_landing_page_is_the_lessons_tab_with_formulas_rendered_offline(page, la
     page.locator("#lesson-ex1").wait_for(state="hidden", timeout=10_000)
     page.locator("#lessons-previous").click()
     save_screenshot(page, f"lessons-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_formula_renders_with_katex_and_no_error(page, lang):
+    """Adjacent raw strings once glued `\\quad` to the next letter (`\\quadM_{ij}`): KaTeX drew the formula as red source."""
+    page.goto(f"{page.app_url}?tab=lessons&lang={lang}")
+    page.locator("#lesson-static .katex").first.wait_for(timeout=60_000)
+    for lesson in LESSONS:
+        page.locator(f"#lessons-picker input[value={lesson.key}]").check()
+        box = page.locator(f"#lesson-{lesson.key}")
+        box.locator(".katex").first.wait_for(timeout=30_000)
+        assert box.locator(".katex-error").count() == 0, (lesson.key, box.locator(".katex-error").first.inner_text())
+        assert box.locator(".katex-display").count() >= 1, lesson.key  # the $$…$$ formula, drawn as display math
 
 
 def test_phone_layout(browser, app_url):

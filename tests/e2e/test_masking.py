@@ -1,10 +1,16 @@
-"""The masking tab through its API and in Chromium, offline on the bundled MiniLM tokenizer."""
+"""The masking tab through its API and in Chromium, offline on the bundled MiniLM tokenizer.
+
+The browser runs one journey in English (BERT MLM from the objective menu) and one in Chinese (a SpanBERT link made
+by the share button), plus what only a page shows (T5's sentinels survive as text, a malformed link value).
+That every objective renders in both languages (its why, its grid, its matrices or SBO arcs, its statistics) is
+tests/unit/masking/test_masking_render.py and test_masking_figures.py; byte pieces never show as U+FFFD is
+tests/unit/masking/test_masking_trust.py; no literal Markdown on any tab in Chinese is tests/e2e/test_trust.py.
+"""
 
 import pytest
 
 from tests.e2e.helpers import open_tab, save_screenshot
 
-STRATEGIES = ["bert", "wwm", "dynamic", "span", "permutation", "electra", "t5", "attention"]
 TEXT = "The unbelievable tokenizer splits playground sentences."
 
 
@@ -21,12 +27,12 @@ def test_api_keyword_call_and_clean_errors(client):
     data = client.predict(text=TEXT, model="minilm", strategy="electra", generator="uniform", api_name="/masking")
     assert data["strategy"] == "electra" and data["statistics"] is None
     assert [n["code"] for n in data["notes"]][:1] == ["uniform_generator"]
-    with pytest.raises(AppError, match="between 1 and 20 epochs"):
+    with pytest.raises(AppError, match="epochs must be a whole number from 1 to 20"):  # the checks' one wording
         client.predict(text=TEXT, model="minilm", strategy="dynamic", epochs=30, api_name="/masking")
 
 
-@pytest.mark.parametrize("strategy", STRATEGIES)
-def test_each_strategy_renders(page, strategy):
+@pytest.mark.parametrize("strategy", ["bert", "electra"])
+def test_a_strategy_chosen_in_the_menu_renders(page, strategy):
     open_tab(page, "masking")
     page.get_by_role("tab", name="Masking strategies").click()
     label = {
@@ -40,7 +46,7 @@ def test_each_strategy_renders(page, strategy):
         "attention": "Attention-mask",
     }[strategy]
     page.locator("#masking-strategy label").filter(has_text=label).click()
-    if strategy == "electra":  # offline "auto" runs the 30-layer causal filler; uniform keeps the browser test quick
+    if strategy == "electra":  # "auto" loads a generator model (minilm-mlm); uniform keeps the browser test quick
         page.locator("#masking-settings").get_by_text("Settings").click()
         page.locator("#masking-generator input").click()
         page.get_by_role("option", name="uniform random tokens (no model)").click()
@@ -114,33 +120,11 @@ def test_a_malformed_link_value_is_dropped_and_the_view_still_runs(page):
 
 
 @pytest.mark.parametrize(
-    "strategy, extra",
-    [
-        ("t5", {}),
-        ("electra", {"generator": "uniform"}),
-        ("permutation", {}),
-        ("wwm", {"text": "我 在 银行 存钱", "model": "smollm2-instruct"}),
-    ],
-)
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_screenshots_in_both_languages(page, strategy, extra, lang):
-    page.goto(_link(page, strategy=strategy, seed="3", lang=lang, **extra))
-    _summary(page)
-    page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=60_000)
-    if lang == "zh":  # the page relabels after the link set the language: wait for it before the screenshot
-        page.get_by_role("tab", name="掩码策略").wait_for(timeout=30_000)
-    page.wait_for_function("() => !document.querySelector('.pending')", timeout=60_000)
-    text = page.locator("#masking-summary").inner_text()
-    assert "**" not in text and "\ufffd" not in page.locator("#masking-grid").inner_text()
-    save_screenshot(page, f"masking-{strategy}-{lang}")
-
-
-@pytest.mark.parametrize(
     "field, value, message",
     [
         ("seed", 1.5, "whole number"),
-        ("text", 3, "Type a sentence"),
-        ("model", "glove", "no tokenizer"),
+        ("text", 3, "text must be text"),
+        ("model", "glove", "must be a model of kind"),
         ("generator", "masked:../x", "Unknown generator"),
         ("draws", 10001, "draws"),
     ],
@@ -151,14 +135,3 @@ def test_the_api_refuses_bad_types_clearly(client, field, value, message):
     params = {"text": TEXT, "model": "minilm", "strategy": "bert"} | {field: value}
     with pytest.raises(AppError, match=message):
         client.predict(**params, api_name="/masking")
-
-
-@pytest.mark.parametrize("lang, title", [("en", "Span boundary objective"), ("zh", "片段边界目标")])
-def test_spanbert_boundary_figure_in_both_languages(page, lang, title):
-    """The SBO is drawn on the tokens: a figure under the grid with one arc per masked token from each boundary."""
-    page.goto(_link(page, strategy="span", seed="2", lang=lang))
-    figure = page.locator("#masking-matrices .js-plotly-plot")
-    figure.wait_for(timeout=60_000)
-    assert title in figure.inner_text() and "p1" in figure.inner_text()
-    assert figure.locator("path.js-line").count() >= 2  # arcs from x_{s-1} and x_{e+1}
-    save_screenshot(page, f"masking-sbo-{lang}")

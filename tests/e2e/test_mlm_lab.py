@@ -38,6 +38,12 @@ def test_train_watch_cancel_compare_in_both_languages(page):
     probes = page.locator("#mlm-lab-probes")
     assert "[MASK]" in probes.inner_text() and "top-5 after" in probes.inner_text()
     save_screenshot(page, "mlm-lab-en")
+    # The Code panel holds the Trainer script of this very run (the course's exercise), under the results.
+    [h for h in page.locator(".tp-code button.label-wrap").all() if h.is_visible()][0].click()
+    script = "() => [...document.querySelectorAll('.tp-code .cm-content')].find(e => e.offsetParent)?.innerText || ''"
+    page.wait_for_function(f"() => ({script})().includes('with the Trainer API')", timeout=30_000)
+    shown = page.evaluate(script)  # CodeMirror draws the first lines only: the script's head (its tail: unit tests)
+    assert "TrainingArguments," in shown and "assets/mlm_lab/medicine.txt" in shown
     page.get_by_text("中文", exact=True).click()
     page.wait_for_function("() => document.body.innerText.includes('留出损失')", timeout=30_000)
     assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)

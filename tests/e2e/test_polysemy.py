@@ -1,12 +1,14 @@
 """Polysemy tab in the running app: the /polysemy endpoint, and the plots rendering in Chromium."""
 
+import io
 import json
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlparse
 
 import pytest
+from PIL import Image
 
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import open_tab, recording_page, save_screenshot
 
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 PRESET = PRESETS["bank"]
@@ -55,9 +57,9 @@ PAYLOAD = '<svg><a href="javascript:alert(1)"><text x=5 y=20>open</text></a></sv
 @pytest.mark.parametrize(
     "changes,message",
     [
-        ({"layer": "abc"}, "Layer must be"),
-        ({"dims": 2.5}, "dims 2 or 3"),
-        ({"models": "minilm"}, "list of model keys"),
+        ({"layer": "abc"}, "layer must be 'last' or a whole number"),
+        ({"dims": 2.5}, "dims must be a whole number from 2 to 3"),
+        ({"models": "minilm"}, "list of at most 12 model keys"),
         ({"word": 5}, "must be text"),
         ({"input_embeddings": "yes"}, "true or false"),
     ],
@@ -145,3 +147,48 @@ def test_a_payload_word_shows_as_text_and_never_as_a_link(page):
         == 0
     )
     assert "<svg>" in page.locator("body").inner_text()  # shown as text
+
+
+# Each 3-D panel's box on the page (its scene's domain in the plot area), in CSS px of the viewport.
+SCENE_BOXES_JS = """() => {
+  const gd = document.querySelector('#polysemy-scatter .js-plotly-plot');
+  const full = gd._fullLayout, s = full._size, box = gd.querySelector('.main-svg').getBoundingClientRect();
+  return Object.keys(full).filter((k) => /^scene\\d*$/.test(k)).map((k) => {
+    const d = full[k].domain;
+    return [box.left + s.l + d.x[0] * s.w, box.top + s.t + (1 - d.y[1]) * s.h,
+            box.left + s.l + d.x[1] * s.w, box.top + s.t + (1 - d.y[0]) * s.h];
+  });
+}"""
+
+
+@pytest.mark.parametrize("width", [1440, 1024])
+def test_3d_panels_are_drawn_whole_inside_their_boxes(browser, app_url, width):
+    """The 3-D projection's cube and labels were cut at the panels' edges: what WebGL drew (not in the SVG, so only
+    pixels tell) keeps clear of every edge of every panel."""
+    context, page, outside = recording_page(browser, app_url, viewport={"width": width, "height": 900})
+    try:
+        sentences = "\n".join(PRESET["sentences"])
+        page.goto(_link(page, word=PRESET["word"], sentences=sentences, models=json.dumps(["minilm", "glove"]), dims="3"))
+        page.wait_for_function(
+            "() => { const g = document.querySelector('#polysemy-scatter .js-plotly-plot'); return g && g._fullLayout.scene; }",
+            timeout=240_000,
+        )
+        page.wait_for_function("() => !document.querySelector('.pending')", timeout=240_000)
+        page.locator("#polysemy-scatter").scroll_into_view_if_needed()
+        page.wait_for_timeout(1000)  # WebGL draws after the layout settles; no event says it is done
+        boxes = page.evaluate(SCENE_BOXES_JS)
+        assert len(boxes) == 3  # MiniLM, its input embeddings, GloVe
+        shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+        save_screenshot(page, f"polysemy-3d-{width}")
+        for box in boxes:
+            panel = shot.crop(tuple(round(v) for v in box))
+            w, h = panel.size
+            px = panel.load()
+            ink = [(x, y) for x in range(w) for y in range(h) if max(255 - c for c in px[x, y]) > 16]  # grid lines count
+            assert ink, "nothing drawn in a 3-D panel"
+            xs, ys = [x for x, _ in ink], [y for _, y in ink]
+            clear = min(min(xs), min(ys), w - 1 - max(xs), h - 1 - max(ys))
+            assert clear >= 4, (width, box, clear)  # plotly's default camera left 1 px at the bottom
+    finally:
+        context.close()
+    assert not outside, outside[:5]

@@ -54,10 +54,10 @@ def test_api_refuses_bad_types_with_the_clear_message(client):
 
     for args, api, words in [
         (("the", "smollm2-instruct", 0.8, 0, 1.0, [0.5] * 9, "en"), "/next_token", "temperatures must be a list"),
-        (("the", "smollm2-instruct", 0.8, 0, 1.0, 1.5, 1, 0, "en"), "/generate", "Max new tokens must be a whole number"),
+        (("the", "smollm2-instruct", 0.8, 0, 1.0, 1.5, 1, 0, "en"), "/generate", "max_new_tokens must be a whole number"),
         (("the", "smollm2-instruct", 0.8, 0, 1.0, 200, 5, 0, "en"), "/generate", "at most 400"),
-        (("the", "smollm2-instruct", 0.8, 0, 1.0, 4, 1, 2**70, "en"), "/generate", "The seed must be a whole number"),
-        (("the", "glove", 0.8, 0, 1.0, None, "en"), "/next_token", "not a causal"),
+        (("the", "smollm2-instruct", 0.8, 0, 1.0, 4, 1, 2**70, "en"), "/generate", "seed must be a whole number from 0 to"),
+        (("the", "glove", 0.8, 0, 1.0, None, "en"), "/next_token", "must be a model of kind causal"),
         ((["x"], "smollm2-instruct", 0.8, 0, 1.0, None, "en"), "/next_token", "prompt must be text"),
     ]:
         with pytest.raises(Exception) as err:

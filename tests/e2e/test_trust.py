@@ -12,8 +12,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from playground.ui.i18n import t
-from playground.ui.text import STRINGS
+from playground.ui.common.i18n import t
+from playground.ui.common.strings import STRINGS
+from tests.e2e.helpers import wait_for_tab
 
 PAYLOAD = '<svg><a href="javascript:alert(1)"><text x=5 y=20>open</text></a></svg>'
 TABS = [tab_id for tab_id, _, _ in __import__("app").TABS]
@@ -47,8 +48,7 @@ def test_a_script_payload_in_every_link_parameter_and_text_box_never_runs(page, 
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(f"{page.app_url}?{urlencode({'tab': tab, **{name: PAYLOAD for name in share_params[tab]}})}")
-    panel = page.locator(f"#{tab}-tab, [id='{tab}'], .tabitem:visible").first
-    panel.wait_for(timeout=60_000)
+    wait_for_tab(page, tab)
     _settle(page)
     for box in page.locator(".tabitem:visible textarea:not([disabled]), .tabitem:visible input[type=text]:not([disabled])").all():
         if box.is_editable():
@@ -78,6 +78,7 @@ def _english_strings() -> list[str]:
 @pytest.mark.parametrize("tab", TABS)
 def test_every_tab_reads_chinese_after_a_run(page, tab):
     page.goto(f"{page.app_url}?tab={tab}&lang=zh")
+    wait_for_tab(page, tab)
     page.wait_for_function("() => document.querySelector('.tp-lang input[value=zh]')?.checked", timeout=60_000)
     # The switch relabels every widget in one update; every tab has a share button, and its label differs in the two
     # languages (a tab title like "ELMo" does not), so it tells when the relabel has landed.

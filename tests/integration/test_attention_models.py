@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from playground.attention import AttentionText, extract_attention, summarize
-from playground.attention_math import capture_layer, step_by_step
-from playground.positional import learned_position_similarity
+from playground.attention.qkv import capture_layer, step_by_step
+from playground.attention.positional import learned_position_similarity
 
 TEXT = "The animal didn't cross the street because it was too tired."
 

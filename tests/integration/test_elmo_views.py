@@ -5,9 +5,12 @@ from pathlib import Path
 
 import numpy as np
 
+from playground.runtime import Runtime
 from playground import models
 from playground.elmo import views
-from playground.embeddings import PolysemyRequest, run_polysemy
+from playground.polysemy import PolysemyRequest, run_polysemy
+
+RUNTIME = Runtime()  # the one load path, bundled models; its caches are this module's own
 
 PRESETS = json.loads((Path(__file__).resolve().parents[2] / "assets" / "polysemy" / "presets.json").read_text())
 
@@ -18,7 +21,7 @@ def test_bundled_elmo_loads_through_the_one_load_path():
 
 
 def test_made_up_words_get_vectors_and_glove_has_none():
-    r = views.run_elmo_oov("elmo-small", "playgroundy transformr", models.load)
+    r = views.run_elmo_oov(views.ElmoOovRequest("elmo-small", "playgroundy transformr"), Runtime())
     for w in r.words:
         assert w.in_elmo_vocab is False and not w.glove_found
         assert np.isfinite(w.elmo_vector).all() and len(w.neighbours) == 8
@@ -26,7 +29,7 @@ def test_made_up_words_get_vectors_and_glove_has_none():
 
 def test_mix_layer0_is_context_free_and_lstm_layers_are_not():
     p = PRESETS["bank"]
-    r = views.run_elmo_mix("elmo-small", p["word"], "\n".join(p["sentences"]), [0, 0, 0], 1.0, models.load)
+    r = views.run_elmo_mix(views.ElmoMixRequest("elmo-small", p["word"], "\n".join(p["sentences"])), Runtime())
     l0 = r.layer_vectors[0]
     np.testing.assert_allclose(l0, np.broadcast_to(l0[0], l0.shape), atol=1e-5)
     assert all(np.abs(r.layer_vectors[k] - r.layer_vectors[k][0]).max() > 1e-3 for k in (1, 2))
@@ -34,7 +37,7 @@ def test_mix_layer0_is_context_free_and_lstm_layers_are_not():
 
 def test_polysemy_row_for_elmo():
     p = PRESETS["bank"]
-    run = run_polysemy(PolysemyRequest(word=p["word"], sentences=tuple(p["sentences"]), models=("elmo-small",)))
+    run = run_polysemy(PolysemyRequest(word=p["word"], sentences=tuple(p["sentences"]), models=("elmo-small",)), RUNTIME)
     contextual, char_cnn = run.models
     assert contextual.num_layers == 2 and len(contextual.separation_by_layer) == 3
     assert abs(contextual.separation_by_layer[0]) < 1e-6  # layer 0: the same vector in every sentence

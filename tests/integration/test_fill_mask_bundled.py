@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from playground.causal_fill import fill_blanks_causal
+from playground.fill_mask.causal import fill_blanks_causal
+from playground.runtime import Runtime
 from playground.fill_mask import FillMaskRequest, default_models, run_fill_mask
 
 
@@ -38,9 +39,9 @@ def test_whole_sentence_uses_the_right_context(smollm):
 
 
 def test_offline_the_backend_entry_reads_the_bundled_causal_model_both_ways(smollm):
-    """With no hub, the default selection is the bundled masked LM trained here; SmolLM2 is read both ways."""
-    assert default_models() == ["minilm-mlm"]
-    run = run_fill_mask(FillMaskRequest("The capital of France is [MASK].", ("smollm2-instruct",)))
+    """With no hub, the default selection is the bundled masked LMs trained here; SmolLM2 is read both ways."""
+    assert default_models() == ["minilm-mlm", "e5-mlm"]
+    run = run_fill_mask(FillMaskRequest("The capital of France is [MASK].", ("smollm2-instruct",)), Runtime())
     (fill,) = run.fills
     assert [r.method for r in fill.readings] == ["left-context", "whole-sentence"]
     assert fill.readings[1].predictions[0][0].word == "Paris"

@@ -1,5 +1,5 @@
 """Every lesson's try-it link, against the app as built: its tab exists, its parameters are that tab's share parameters,
-and each value is one the component accepts (playground.ui.share.decode). Offline (bundled models) and with every
+and each value is one the component accepts (playground.ui.common.share.decode). Offline (bundled models) and with every
 registered model available (what a server that reaches the hub offers)."""
 
 import pytest
@@ -7,8 +7,8 @@ import pytest
 import app
 from playground import availability
 from playground.lessons import LESSONS, encode
-from playground.ui import lessons_tab
-from playground.ui.share import decode
+from playground.ui.lessons import tab as lessons_tab
+from playground.ui.common.share import decode
 
 
 def _check_links(demo) -> list[str]:
@@ -36,6 +36,12 @@ def test_offline_links_fill_their_tab():
     assert {key.split(":")[0] for key in checked} >= {lesson.key for lesson in LESSONS} - {"elmo", "ex5"}
 
 
+def test_offline_exercise_1_runs_in_chinese_on_the_bundled_multilingual_encoder():
+    links = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+    first = links["ex1"][0]
+    assert first.params["models"] == ["e5-small"] and first.params["word"] == "银行" and "银行存钱" in first.params["sentences"]
+
+
 @pytest.fixture
 def everything_available(monkeypatch):
     monkeypatch.setattr(availability, "check", lambda spec: availability.Availability(True, "hub", ""))
@@ -50,3 +56,15 @@ def test_online_links_fill_their_tab(everything_available):
     assert links["ex2"][0].params["model"] == "gpt2-chinese"
     assert links["ex3"][0].params["models"] == ["bert", "roberta"]
     assert checked
+
+
+def test_offline_links_pick_the_bundled_masked_lm_and_run_the_statistics():
+    """Lesson 6's fill-mask and lesson 11's ELECTRA generator use minilm-mlm (bundled, MiniLM's tokenizer), not only
+    SmolLM2; lesson 4 opens the 80/10/10 statistics it talks about (issue 19)."""
+    links = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+    fill = next(link for link in links["causal"] if link.tab == "fill_mask")
+    assert "minilm-mlm" in fill.params["models"]
+    (electra,) = links["electra"]
+    assert electra.params["generator"] == "masked:minilm-mlm" and electra.params["model"] == "minilm"
+    (mlm,) = links["mlm"]
+    assert mlm.params["stats"] is True and mlm.params["draws"] >= 1000

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from playground import models
+from playground.runtime import Runtime
 from playground.fill_mask import FillMaskRequest, run_fill_mask
 from playground.mlm_lab import corpus
-from playground.mlm_lab.lab import LabRequest, run_lab_training
+from playground.mlm_lab.lab import LabRequest, run_mlm_lab
 from playground.mlm_lab.training import LabSettings
 
 # The integration tier's fill-mask probes plus everyday ones: the same file the training script reports hit@5 on.
@@ -32,7 +33,7 @@ def test_minilm_mlm_reaches_its_reported_hit_at_5(minilm_mlm):
     texts = [text for text, _ in PROBES]
     hits = 0
     for text, answers in PROBES:
-        run = run_fill_mask(FillMaskRequest(text, ("minilm-mlm",), 5))
+        run = run_fill_mask(FillMaskRequest(text, ("minilm-mlm",), 5), Runtime())
         words = {p.word.lower() for p in run.fills[0].readings[0].predictions[0]}
         hits += bool(words & answers)
     assert hits >= HIT5_FLOOR, f"hit@5 {hits}/{len(texts)}"
@@ -41,7 +42,7 @@ def test_minilm_mlm_reaches_its_reported_hit_at_5(minilm_mlm):
 def test_lab_on_the_sample_corpus_lowers_held_out_loss_and_lifts_a_domain_word():
     """A short budget (CI): the README states what the default budget does."""
     settings = LabSettings(base="minilm-mlm", max_steps=16, max_seconds=120, learning_rate=1e-4, seed=0)
-    result, tuned = run_lab_training(LabRequest(corpus.sample_corpus(), settings))
+    result, tuned = run_mlm_lab(LabRequest(corpus.sample_corpus(), settings), Runtime())
     assert result.steps > 0 and tuned is not None
     assert result.after.loss < result.before.loss - 0.05, (result.before, result.after)
     assert any(r.after.rank < r.before.rank for r in result.domain), [

@@ -7,7 +7,10 @@ import numpy as np
 import pytest
 
 from playground.alignment import parse_line, parse_sentences
-from playground.embeddings import PolysemyRequest, contextual_vectors, run_polysemy
+from playground.polysemy import PolysemyRequest, contextual_vectors, run_polysemy
+from playground.runtime import Runtime
+
+RUNTIME = Runtime()  # the one load path, bundled models; its caches are this module's own
 
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 
@@ -15,7 +18,7 @@ PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "prese
 @pytest.fixture(scope="module")
 def bank(minilm, glove):
     preset = PRESETS["bank"]
-    run = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm", "glove")))
+    run = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm", "glove")), RUNTIME)
     return {v.key: v for v in run.models}
 
 
@@ -36,14 +39,14 @@ def test_static_baselines_score_zero(bank):
 def test_other_english_presets_separate_somewhere(minilm, key):
     preset = PRESETS[key]
     request = PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",), input_embeddings=False)
-    (view,) = run_polysemy(request).models
+    (view,) = run_polysemy(request, RUNTIME).models
     assert np.nanmax(view.separation_by_layer) > 0
 
 
 def test_chinese_runs_on_an_english_model_without_crashing(minilm):
     preset = PRESETS["yinhang"]
     targets = parse_sentences(preset["word"], preset["sentences"])
-    (view, _) = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",))).models
+    (view, _) = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",)), RUNTIME).models
     assert len(view.rows) == len(targets)
 
 
@@ -55,10 +58,10 @@ def test_causal_model_sees_only_the_left_context(smollm):
 
 def test_minilm_says_chinese_is_unknown_and_the_inputs_identical(minilm):
     """MiniLM reads 银/存/钱/散/步 as [UNK]: 我在银行存钱 and 我在银行散步 are one input, and the reading says so."""
-    from playground.ui import polysemy_render as render
+    from playground.ui.polysemy import render
 
     preset = PRESETS["yinhang"]
-    run = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",)))
+    run = run_polysemy(PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",)), RUNTIME)
     contextual = run.models[0]
     notes = {n.code: n.params for n in contextual.notes}
     assert notes["unknown_word"]["token"] == "[UNK]" and len(notes["unknown_word"]["rows"]) == len(preset["sentences"])

@@ -3,7 +3,8 @@
 import pytest
 import torch
 
-from playground import generation, sampling
+from playground import sampling
+from playground.sampling import generation
 
 PROMPT = "The future of AI is"
 

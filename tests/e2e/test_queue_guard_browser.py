@@ -1,0 +1,51 @@
+"""The queue guard never cancels what a page is reading: a browser's event streams past the unread timeout.
+
+A tiny Blocks (no models) behind QueueGuard with a 1 s unread timeout; the page's click runs a 5 s stream.
+The page opens Gradio's /queue/data stream for its session, which marks it read, so it must finish.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import gradio as gr
+import pytest
+from starlette.middleware import Middleware
+
+from playground.ui.common.guard import QueueGuard
+from tests.e2e.helpers import recording_page
+
+
+def slow_count():
+    for i in range(1, 11):
+        time.sleep(0.5)
+        yield f"step {i}" if i < 10 else "done after 5 s"
+
+
+@pytest.fixture
+def guarded_url():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with gr.Blocks() as demo:
+        out = gr.Textbox(elem_id="out")
+        gr.Button("Run", elem_id="run").click(slow_count, None, out)
+    demo.queue()
+    middleware = [Middleware(QueueGuard, per_client=4, unread_s=1.0, poll_s=0.2)]
+    options = dict(prevent_thread_lock=True, quiet=True, app_kwargs={"middleware": middleware})
+    demo.launch(server_name="127.0.0.1", server_port=port, **options)
+    yield f"http://127.0.0.1:{port}/"
+    demo.close()
+
+
+def test_a_page_that_reads_its_stream_is_never_cancelled(browser, guarded_url):
+    context, page, outside = recording_page(browser, guarded_url)
+    page.goto(guarded_url)
+    page.wait_for_selector("#run", timeout=30_000)
+    page.locator("#run").click()
+    page.wait_for_function(
+        "() => (document.querySelector('#out textarea')?.value || '').includes('done after 5 s')", timeout=30_000
+    )
+    context.close()
+    assert not outside

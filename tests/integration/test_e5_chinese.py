@@ -1,0 +1,56 @@
+"""Chinese on the bundled multilingual-E5 small, offline: real senses separate, attention reads real pieces,
+a word and its translation share one space."""
+
+import numpy as np
+import pytest
+
+from playground import models
+from playground.attention import AttentionText, extract_attention
+from playground.polysemy import PolysemyRequest, run_polysemy
+from playground.ui.polysemy import render
+from playground.ui.polysemy import tab as polysemy_tab
+from playground.runtime import Runtime
+
+RUNTIME = Runtime()  # the one load path, bundled models; its caches are this module's own
+
+
+@pytest.fixture(scope="module")
+def e5():
+    return models.load("e5-small")
+
+
+def view_of(key, e5):
+    preset = polysemy_tab.PRESETS[key]
+    request = PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("e5-small",), input_embeddings=False)
+    (view,) = run_polysemy(request, RUNTIME).models
+    return view
+
+
+@pytest.mark.parametrize("key", ["pingguo", "da", "hua"])
+def test_two_real_senses_separate_at_the_last_layer(e5, key):
+    view = view_of(key, e5)
+    assert view.layer == view.num_layers == 12 and not view.notes
+    assert view.separation > 0 and view.nn_accuracy_by_layer[-1] == 1.0
+
+
+def test_yinhang_groups_separate_less_than_real_senses(e5):
+    """存钱 / 散步 are one sense of 银行: the context moves the vectors, but less than 苹果's two senses do."""
+    assert view_of("yinhang", e5).nn_accuracy_by_layer[-1] < view_of("pingguo", e5).nn_accuracy_by_layer[-1]
+
+
+def test_attention_on_chinese_reads_real_pieces(e5):
+    (result,) = extract_attention(e5, [AttentionText("我在银行存钱，然后去公园散步。")])
+    assert "<unk>" not in result.tokens and "银行" in result.tokens
+    np.testing.assert_allclose(result.attentions.sum(-1), 1, atol=1e-4)
+
+
+@pytest.mark.parametrize("key", ["bank-yinhang", "apple-pingguo"])
+def test_a_translation_of_the_same_sense_is_closer_than_one_of_the_other_sense(e5, key):
+    preset = polysemy_tab.PRESETS[key]
+    result = run_polysemy(
+        PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("e5-small",), input_embeddings=False), RUNTIME
+    )
+    (reading,) = [r for r in result.readings if r.code == "cross_lingual"]  # what /polysemy returns
+    assert reading.params["closer"] and reading.params["same"] > reading.params["cross"], reading
+    note = render.reading(result, "en")
+    assert "the translation with the same sense is closer" in note, note

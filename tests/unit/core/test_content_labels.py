@@ -1,0 +1,49 @@
+"""Text the app states about models (issue 19): how an operator makes a model available, model ids in the user's
+language in chart titles."""
+
+import pytest
+
+from playground import availability
+from playground.ui.common import widgets
+from playground.ui.common.strings import STRINGS
+
+
+@pytest.mark.parametrize("code", ["offline", "unreachable", "not_installed", "url_offline", "url_unreachable", "no_overlay"])
+def test_every_unavailability_reason_has_an_operator_instruction_in_both_languages(code, monkeypatch):
+    monkeypatch.setattr(availability, "check", lambda spec: availability.Availability(False, "", "why", code))
+    for lang in ("en", "zh"):
+        note = widgets.unavailable_note(("masked",), lang)
+        fix = STRINGS[f"avail.fix.{code}"][0 if lang == "en" else 1]
+        assert fix in note and STRINGS["common.unavailable_fix"][0 if lang == "en" else 1] in note
+        assert note.count(fix) == 1  # one instruction per reason, not one per model
+
+
+def test_an_unknown_reason_still_says_where_to_look(monkeypatch):
+    monkeypatch.setattr(availability, "check", lambda spec: availability.Availability(False, "", "why", ""))
+    assert STRINGS["avail.fix.other"][0] in widgets.unavailable_note(("masked",), "en")
+
+
+def test_model_ids_with_a_description_are_translated_for_charts():
+    from playground.registry import get_spec
+
+    hf_id = get_spec("minilm-mlm").hf_id
+    assert "trained here" in widgets.model_id_in(hf_id, "en")
+    zh = widgets.model_id_in(hf_id, "zh")
+    assert "trained here" not in zh and "本项目训练" in zh
+    assert widgets.model_id_in("google-bert/bert-base-uncased", "zh") == "google-bert/bert-base-uncased"  # an id stays
+
+
+def test_fill_mask_chart_titles_are_chinese_for_the_bundled_masked_lm():
+    from playground.fill_mask.data import Prediction, Reading
+    from playground.registry import get_spec
+    from playground.ui.fill_mask import render
+
+    class Fill:
+        model_id = get_spec("minilm-mlm").hf_id
+        readings = [Reading("masked", "the [MASK] .", [[Prediction("cat", "cat", 7, 0.5)]], False)]
+
+    class Run:
+        fills = [Fill()]
+
+    titles = [a["text"] for a in render.figure(Run(), "zh").to_dict()["layout"]["annotations"]]
+    assert titles and not any("trained here" in title for title in titles)

@@ -1,0 +1,147 @@
+"""The queue guard on a tiny Gradio app (no models): one address cannot fill the queue, unread work is cancelled."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Iterator
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import gradio as gr
+import pytest
+from starlette.middleware import Middleware
+
+from playground.ui.common.guard import QueueGuard, launch_limits
+
+CLOSED = []  # generators whose `finally` ran (closed by the guard or finished)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def endless(tag: str) -> Iterator[str]:
+    """Streams forever unless something stops it (what an unread training would do)."""
+    try:
+        for i in range(3000):
+            time.sleep(0.05)
+            yield f"{tag} {i}"
+    finally:
+        CLOSED.append(tag)
+
+
+def quick(text: str, times: int = 1) -> str:
+    return text.upper() * times
+
+
+@pytest.fixture
+def server(monkeypatch, use_settings):
+    use_settings(trusted_proxy=True)  # lets a test speak for two addresses
+    with gr.Blocks() as demo:
+        box = gr.Textbox()
+        gr.api(endless, api_name="endless", concurrency_id="one", concurrency_limit=1)
+        gr.api(quick, api_name="quick", concurrency_id="one", concurrency_limit=1)
+        box.submit(quick, box, box)
+    demo.queue(max_size=20)
+    port = _free_port()
+    middleware = [Middleware(QueueGuard, per_client=3, unread_s=1.0, poll_s=0.2)]
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, app_kwargs={"middleware": middleware})
+    guard = _find_guard(demo.server_app.middleware_stack) if demo.server_app.middleware_stack else None
+    yield f"http://127.0.0.1:{port}", demo, guard
+    demo.close()
+
+
+def _find_guard(app):
+    while app is not None and not isinstance(app, QueueGuard):
+        app = getattr(app, "app", None)
+    return app
+
+
+def post(base: str, name: str, data: list, forwarded: str = "10.0.0.1") -> tuple[int, dict]:
+    req = urllib.request.Request(
+        f"{base}/gradio_api/call/{name}",
+        json.dumps({"data": data}).encode(),
+        {"Content-Type": "application/json", "X-Forwarded-For": forwarded},
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def read(base: str, name: str, event_id: str) -> str:
+    with urllib.request.urlopen(f"{base}/gradio_api/call/{name}/{event_id}", timeout=30) as r:
+        return r.read().decode()
+
+
+def test_one_address_cannot_fill_the_queue_and_others_still_get_in(server):
+    base, demo, _ = server
+    codes = [post(base, "endless", ["a"])[0] for _ in range(5)]
+    assert codes == [200, 200, 200, 429, 429]  # 3 waiting or running from one address, then refused at once
+    status, body = post(base, "endless", ["a"])
+    assert status == 429 and "waiting from your address" in body["detail"]
+    assert post(base, "quick", ["b", 1], forwarded="10.0.0.2")[0] == 200  # another student is not refused
+
+
+def test_work_nobody_reads_is_cancelled_and_the_next_user_does_not_wait(server):
+    base, demo, guard = server
+    CLOSED.clear()
+    posted = {}
+    for tag in ("x", "y", "z"):  # three posts whose results are never read; each would stream for 150 s
+        status, body = post(base, "endless", [tag], forwarded="10.0.0.3")
+        assert status == 200
+        posted[tag] = body["event_id"]
+    status, body = post(base, "quick", ["hello", 1], forwarded="10.0.0.4")
+    assert status == 200
+    answer = read(base, "quick", body["event_id"])  # same single slot: it runs only once the unread ones are gone
+    assert "HELLO" in answer
+    assert guard is not None and guard.cancelled >= 3
+    deadline = time.monotonic() + 10
+    while "x" not in CLOSED and time.monotonic() < deadline:  # the running one is closed by the guard, not left to run
+        threading.Event().wait(0.1)
+    assert "x" in CLOSED
+    late = read(base, "endless", posted["y"])  # a reader who comes after the cancel is answered, not left hanging
+    assert "event: error" in late and "nobody read" in late
+
+
+def test_work_someone_reads_is_never_cancelled(server):
+    base, demo, guard = server
+    status, body = post(base, "quick", ["read me", 1], forwarded="10.0.0.5")
+    assert "READ ME" in read(base, "quick", body["event_id"])
+    assert guard.cancelled == 0
+
+
+def test_a_rest_call_that_leaves_values_out_is_refused_in_words_with_one_log_line(server, caplog, capfd):
+    base, demo, guard = server
+    with caplog.at_level(logging.INFO, logger="playground"):
+        status, body = post(base, "quick", ["only the text"], forwarded="10.0.0.6")
+    assert status == 422 and "takes 2 values in this order: text, times" in body["detail"] and "missing: times" in body["detail"]
+    assert [r.message for r in caplog.records].count(f"refused: {body['detail']}") == 1
+    status, body = post(base, "quick", ["ok", 2], forwarded="10.0.0.6")  # all values: answered as before
+    assert status == 200 and "OKOK" in read(base, "quick", body["event_id"])
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_launch_bounds_uploads_and_sessions():
+    limits = launch_limits()
+    assert limits["max_file_size"] == "1mb" and limits["state_session_capacity"] == 300
+    assert limits["app_kwargs"]["middleware"][0].cls is QueueGuard
+
+
+def test_every_callable_endpoint_is_documented():
+    """Gradio makes some events callable but undocumented (an example list's /load_example): none may be."""
+    import app
+
+    demo = app.build_app()
+    undocumented = sorted({fn.api_name for fn in demo.fns.values() if fn.api_visibility == "undocumented"})
+    assert undocumented == []
+    documented = {name.lstrip("/") for name in demo.get_api_info()["named_endpoints"]}
+    public = {fn.api_name for fn in demo.fns.values() if fn.api_visibility == "public"}
+    assert public == documented and "mlm_lab_train" in public

@@ -1,0 +1,55 @@
+"""The fill-mask tab's glue on a tiny model: the API JSON schema, a language switch that reruns nothing, no files per run."""
+
+import pytest
+
+from playground.ui.common import widgets as common
+from playground.ui.fill_mask import render as fill_mask_render
+from playground.ui.fill_mask import tab as fill_mask_tab
+
+
+@pytest.fixture
+def loads(tiny_mlm, app_runtime):
+    """The tab's model loads, served by the tiny masked LM and counted (the app runs on a fresh runtime of the test's)."""
+    calls = []
+    app_runtime(lambda key: calls.append(key) or tiny_mlm, load_tokenizer=lambda key: tiny_mlm.tokenizer)
+    return calls
+
+
+def test_the_api_json_schema_and_a_repeated_preset_computes_once(loads):
+    first = fill_mask_tab.fill_mask_api("the capital of france is [MASK] .", ["bert"], 3, "en")
+    again = fill_mask_tab.fill_mask_api("the capital of france is [MASK] .", ["bert"], 3, "zh")
+    other = fill_mask_tab.fill_mask_api("the [MASK] fell from the tree .", ["bert"], 3, "en")
+    assert len(loads) == 2 and first == again and other != first
+    assert set(first) == {"results", "notes"}
+    (result,) = first["results"]
+    assert set(result) == {"model", "model_id", "method", "input", "truncated", "masks"}
+    assert result["model"] == "bert" and result["method"] == "masked" and len(result["masks"]) == 1
+    assert len(result["masks"][0]) == 3 and all(set(p) == {"token", "raw", "probability"} for p in result["masks"][0])
+
+
+def test_notes_are_worded_in_the_requested_language(loads):
+    en = fill_mask_tab.fill_mask_api("我[MASK]自然语言处理。", ["bert"], 2, "en")["notes"]
+    zh = fill_mask_tab.fill_mask_api("我[MASK]自然语言处理。", ["bert"], 2, "zh")["notes"]
+    assert len(en) == len(zh) == 2 and "was not trained on Chinese" in en[0] and "没有用中文训练" in zh[0]
+
+
+def test_a_language_switch_redraws_the_kept_run_without_running_a_model(loads):
+    figure, table, info, files, run = fill_mask_tab.run_view("the river [MASK] was muddy .", ["bert"], 4, "en", progress=None)
+    assert files["value"] is None and files["visible"] is False  # the last run's files described another result
+    assert "masked LM" in figure.layout.annotations[0].text and "device" in info
+    figure_zh, table_zh, info_zh, _, kept = fill_mask_tab.rerun_in(run, "zh")
+    assert "掩码语言模型" in figure_zh.layout.annotations[0].text and table_zh["headers"][0] == "模型" and "设备" in info_zh
+    assert len(loads) == 1 and table_zh["value"] == [row[:1] + ["掩码语言模型"] + row[2:] for row in table["value"]]
+
+
+def test_fifty_runs_write_no_file_and_downloads_are_built_on_click(loads, tmp_path, monkeypatch):
+    monkeypatch.setattr(common, "EXPORT_DIR", tmp_path / "exports")
+    texts = [f"the [MASK] number {i} ." for i in range(5)]
+    for i in range(50):
+        *_, run = fill_mask_tab.run_view(texts[i % 5], ["bert"], 3, "en", progress=None)
+        fill_mask_tab.rerun_in(run, "zh" if i % 2 else "en")
+    assert not common.EXPORT_DIR.exists() or not any(common.EXPORT_DIR.rglob("*"))
+    paths = fill_mask_render.downloads(run, "zh")
+    assert sorted(p.rsplit("/", 1)[-1] for p in paths) == ["fill_mask.csv", "fill_mask.html", "fill_mask.json"]
+    assert all(p.startswith(str(common.EXPORT_DIR)) for p in paths)
+    assert fill_mask_render.downloads(None, "en") is None

@@ -1,0 +1,76 @@
+"""Changing layer, projection or dimensions reuses the forward pass; new sentences do not; concurrent runs share one."""
+
+import threading
+
+from playground.runtime import Runtime
+from playground.polysemy import PolysemyRequest, run_polysemy
+from playground.ui.polysemy import tab as polysemy_tab
+
+SENTENCES = (
+    "money | the bank approved the loan .\nmoney | she deposited the money in the bank .\n"
+    "river | he sat on the bank of the river ."
+)
+
+
+def counting(model):
+    """One runtime (its caches are what a second run is served from) whose loads are counted."""
+    calls = []
+
+    def load(key):
+        calls.append(key)
+        return model
+
+    return Runtime(load=load), calls
+
+
+def test_view_changes_reuse_the_vectors(tiny_encoder):
+    runtime, calls = counting(tiny_encoder)
+    first = run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",)), runtime)
+    other_view = run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",), layer="0", projection="tsne", dims=3), runtime)
+    assert len(calls) == 1 and other_view.models[0].coords.shape[1] == 3 and first.models[0].coords.shape[1] == 2
+    assert other_view.models[0].layer == 0 and first.models[0].layer == 2
+    run_polysemy(PolysemyRequest("bank", SENTENCES + "\nriver | the river bank was muddy .", ("minilm",)), runtime)
+    run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",), pooling="first"), runtime)
+    assert len(calls) == 3
+
+
+def test_concurrent_identical_runs_share_one_forward_pass(tiny_encoder):
+    runtime, calls = counting(tiny_encoder)
+    barrier, errors = threading.Barrier(8), []
+
+    def student():
+        barrier.wait()  # all eight press "run" at once
+        try:
+            run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",)), runtime)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=student) for _ in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors and len(calls) == 1
+
+
+def test_layer_choices_follow_the_chosen_models_depth(tiny_encoder, app_runtime):
+    app_runtime({"minilm": tiny_encoder})
+    result = polysemy_tab.compare("bank", SENTENCES, ["minilm"], False, "12", "mean", "pca", "2", "en")
+    update = polysemy_tab.show(result, "en", "12")[-1]
+    assert [v for _, v in update["choices"]] == ["last", "0", "1", "2"]  # the tiny model: embeddings + 2 layers
+    assert update["value"] == "last"  # layer 12 does not exist in a 2-layer model
+    assert result.models[0].layer_fallback
+
+
+def test_fifty_runs_and_language_switches_write_no_file(tiny_encoder, tiny_glove, app_runtime, monkeypatch, tmp_path):
+    exports = tmp_path / "exports"
+    monkeypatch.setattr("playground.ui.common.widgets.EXPORT_DIR", exports)
+    models = {"minilm": tiny_encoder, "glove": tiny_glove}
+    app_runtime(models)
+    for n in range(50):
+        lang = ("en", "zh")[n % 2]
+        result = polysemy_tab.run_event("bank", SENTENCES, ["minilm", "glove"], True, str(n % 3), "mean", "pca", "2", lang, None)
+        polysemy_tab.show(result, lang, "last")
+    assert not exports.exists() or not any(exports.rglob("*"))
+    paths = polysemy_tab.render.exports(result, "en")  # the download button builds them, on click only
+    assert len(paths) == 4 and all(p.startswith(str(exports)) for p in paths)

@@ -1,0 +1,157 @@
+"""/next_token and /generate refuse every malformed parameter with its own clear message, before any model loads,
+and bound the work one request may cause (token budget, time limit, list length)."""
+
+import math
+import time
+
+import pytest
+
+from playground import sampling
+from playground.sampling import generation
+from playground.errors import InputError
+from playground.runtime import Runtime
+from playground.ui.common.widgets import friendly_errors
+
+BAD_TEXT = [(None, "input_not_text"), (["a"], "input_not_text"), (7, "input_not_text"), ("a\ud800b", "input_bad_unicode")]
+BAD_TEMPERATURE = [None, [0.5], math.inf, -math.inf, math.nan, -1, "x", "0.8", True, 2.5, 10**400]
+BAD_TOP_K = [1.5, -1, math.inf, math.nan, None, "3", [3], 10**6]
+BAD_TOP_P = [0, 1.5, -0.1, math.nan, None, "x", [0.5]]
+BAD_MAX_NEW = [1.5, 0, 10**9, -3, math.inf, None, "40", [40]]
+BAD_SAMPLES = [0, 1.5, 6, None, math.inf, "2"]
+BAD_SEED = [None, math.inf, 1.5, 2**70, 2**32, -1, -0.5, "5", [5], math.nan]
+BAD_TEMPERATURES = [[0.5] * (sampling.MAX_TEMPERATURES + 1), [0.5, "x"], [0.5, None], [math.nan], [3.0], 0.5, "0.5", [[0.5]]]
+
+
+def _never(key):
+    raise AssertionError("no model may load for a malformed request")
+
+
+never = Runtime(load=_never)
+
+
+def refused(call, code):
+    with pytest.raises(InputError) as err:
+        call()
+    # `code` is the refusal's kind, or for the checks' field validators the parameter the message names
+    assert code in (err.value.code, err.value.params.get("name")), str(err.value)
+    assert "long long" not in str(err.value) and "Traceback" not in str(err.value)
+    return err.value
+
+
+def next_token(**fields):
+    return lambda: sampling.run_next_token(sampling.NextTokenRequest(**{"prompt": "the cat", **fields}), never)
+
+
+def generate(**fields):
+    return lambda: generation.run_generate(generation.GenerateRequest(**{"prompt": "the cat", **fields}), never)
+
+
+@pytest.mark.parametrize("entry", [next_token, generate])
+@pytest.mark.parametrize("prompt, code", BAD_TEXT)
+def test_prompt(entry, prompt, code):
+    refused(entry(prompt=prompt), code)
+
+
+@pytest.mark.parametrize("entry", [next_token, generate])
+@pytest.mark.parametrize(
+    "model, code",
+    [
+        ("glove", "input_model_kind"),
+        ("minilm", "input_model_kind"),
+        (3, "model"),
+        (["smollm2"], "model"),
+    ],
+)
+def test_model(entry, model, code):
+    refused(entry(model=model), code)
+
+
+@pytest.mark.parametrize("entry", [next_token, generate])
+@pytest.mark.parametrize("value", BAD_TEMPERATURE)
+def test_temperature(entry, value):
+    refused(entry(temperature=value), "temperature")
+
+
+@pytest.mark.parametrize("entry", [next_token, generate])
+@pytest.mark.parametrize("value", BAD_TOP_K)
+def test_top_k(entry, value):
+    refused(entry(top_k=value), "top_k")
+
+
+@pytest.mark.parametrize("entry", [next_token, generate])
+@pytest.mark.parametrize("value", BAD_TOP_P)
+def test_top_p(entry, value):
+    refused(entry(top_p=value), "top_p")
+
+
+@pytest.mark.parametrize("value", BAD_TEMPERATURES)
+def test_temperatures_list(value):
+    refused(next_token(temperatures=value), "temperatures")
+
+
+@pytest.mark.parametrize("value", BAD_MAX_NEW)
+def test_max_new_tokens_is_refused_never_truncated(value):
+    refused(generate(max_new_tokens=value), "max_new_tokens")
+
+
+@pytest.mark.parametrize("value", BAD_SAMPLES)
+def test_n_samples(value):
+    refused(generate(n_samples=value), "n_samples")
+
+
+@pytest.mark.parametrize("value", BAD_SEED)
+def test_seed(value):
+    refused(generate(seed=value), "seed")
+
+
+def test_compare_and_step_check_the_same_way():
+    compare = generation.CompareRequest("the cat", "", (0.1, "x"), 0, 1.0, 4)
+    refused(lambda: generation.run_compare(compare, never), "temperatures")
+    refused(lambda: generation.run_compare(generation.CompareRequest("the cat", "", (), 0, 1.0, 4), never), "temperatures")
+    refused(lambda: generation.run_step(None, generation.StepRequest("the cat", seed=2**70), never), "seed")
+    refused(lambda: generation.run_step(None, generation.StepRequest("the cat", max_new_tokens=1.5), never), "max_new_tokens")
+
+
+def test_token_budget_spans_samples_and_temperatures():
+    assert 200 * 5 > generation.MAX_TOTAL_TOKENS  # the issue's request: 200 tokens x 5 samples
+    error = refused(generate(max_new_tokens=200, n_samples=5), "sampling_budget")
+    assert "1000" in str(error) and str(generation.MAX_TOTAL_TOKENS) in str(error)
+    too_many = generation.MAX_TOTAL_TOKENS // 3 + 1
+    compare = generation.CompareRequest("the cat", "", (0.1, 0.8, 1.5), 0, 1.0, too_many)
+    refused(lambda: generation.run_compare(compare, never), "sampling_budget")
+
+
+def test_whole_numbers_as_floats_are_accepted():
+    assert generation.check_run(40.0, 2.0, 3.0) == (40, 2, 3)
+    assert sampling.settings(1, 5.0, 1) == sampling.SamplingSettings(1.0, 5, 1.0)
+
+
+def test_generation_stops_at_its_deadline(tiny_clm, monkeypatch):
+    """A request still drawing at its deadline stops with a message: no disconnected client burns CPU for minutes."""
+    s = sampling.settings(1.0, 0, 1.0)
+    steps = []
+    real_step = generation.Sampler.step
+    monkeypatch.setattr(generation.Sampler, "step", lambda self, lm, view=False: steps.append(1) or real_step(self, lm, view))
+    start = time.monotonic()
+    clock = iter(start + i for i in range(1000))  # each check of the clock is one "second" later
+    monkeypatch.setattr(generation.time, "monotonic", lambda: next(clock))
+    with pytest.raises(InputError) as err:
+        generation.generate(tiny_clm, "the cat", s, 40, 1, 0, deadline=start + 5.5)
+    assert err.value.code == "sampling_time_limit" and 1 <= len(steps) <= 6  # stopped long before 40 tokens
+
+
+def test_time_limit_message_is_translated():
+    with pytest.raises(Exception) as err, friendly_errors("zh"):
+        raise generation.time_limit_error()
+    assert "秒" in str(err.value)
+
+
+def test_lone_byte_piece_reads_as_bytes_in_next_token_views(tiny_clm):
+    """A candidate that is one byte of a character shows `<0xE9>` in bars and alternatives, never "�"."""
+    first_byte = tiny_clm.tokenizer("龘", add_special_tokens=False)["input_ids"][0]
+    assert sampling.token_text(tiny_clm.tokenizer, first_byte) == "<0xE9>"
+    view = sampling.distribution(tiny_clm, sampling.next_token_logits(tiny_clm, [first_byte]), sampling.settings(1.0, 0, 1.0))
+    assert not any("\ufffd" in token for token in view.tokens)
+    run = generation.generate(tiny_clm, "龘", sampling.settings(1.5, 0, 1.0), 12, 3, 0)
+    shown = [text for sample in run.samples for tok in sample.tokens for text, _ in tok.alternatives]
+    assert shown and not any("\ufffd" in text for text in shown)
