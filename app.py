@@ -4,26 +4,31 @@ import logging
 import os
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")  # the page talks to its own server only
+from playground import settings  # noqa: E402  (reads no model library: safe before `spaces`)
+
+if os.environ.get("SPACES_ZERO_GPU") and not settings.current().zero_gpu_emulate:
+    import spaces  # noqa: F401  (ZeroGPU: before anything initialises CUDA; see playground/ui/gpu.py)
 
 from pathlib import Path  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
-from playground.ui import (  # noqa: E402
-    attention_tab,
-    elmo_tab,
-    fill_mask_tab,
-    inside_tab,
-    lessons_tab,
-    masking_tab,
-    mlm_lab_tab,
-    polysemy_tab,
-    sampling_tab,
-)
-from playground.ui.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
-from playground.ui.lab_models import LabMenus  # noqa: E402
-from playground.ui.share import restore_from_url  # noqa: E402
-from playground.ui.status import build_status  # noqa: E402
+from playground.ui.attention import tab as attention_tab  # noqa: E402
+from playground.ui.elmo import tab as elmo_tab  # noqa: E402
+from playground.ui.fill_mask import tab as fill_mask_tab  # noqa: E402
+from playground.ui.inside import tab as inside_tab  # noqa: E402
+from playground.ui.lessons import tab as lessons_tab  # noqa: E402
+from playground.ui.masking import tab as masking_tab  # noqa: E402
+from playground.ui.mlm_lab import tab as mlm_lab_tab  # noqa: E402
+from playground.ui.polysemy import tab as polysemy_tab  # noqa: E402
+from playground.ui.sampling import tab as sampling_tab  # noqa: E402
+from playground.ui.common import gpu, guard, mcp  # noqa: E402
+from playground.ui.common.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
+from playground.ui.common import code_panel  # noqa: E402
+from playground.ui.common.lab_models import LabMenus  # noqa: E402
+from playground.ui.common.lang_switch import LangSwitch  # noqa: E402
+from playground.ui.common.links import Navigator  # noqa: E402
+from playground.ui.common.status import build_status  # noqa: E402
 
 # (tab id, title text key, builder): adding a demo is one line here.
 TABS = [
@@ -38,8 +43,9 @@ TABS = [
     ("mlm_lab", "mlm_lab.tab", mlm_lab_tab.build_tab),
 ]
 
-# Follow the browser's language on first load (the switch overrides it).
-DETECT_LANG = "() => ((navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en')"
+# The language is the link's `lang`, else the browser's (Accept-Language), decided by the first event of the page
+# (ui.common.links). A page that will turn Chinese stays hidden until it has (no English flash): assets/lang_first.html.
+HEAD = (Path(__file__).parent / "assets" / "lang_first.html").read_text()
 # The built-in theme with system fonts only: a Google-font theme would fetch from outside.
 THEME = gr.themes.Default(font=["system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"])
 CSS = (Path(__file__).parent / "assets" / "style.css").read_text()
@@ -75,19 +81,24 @@ def build_app() -> gr.Blocks:
                     gr.Checkbox(False, label=t("app.projector"), elem_id="tp-projector", container=False),
                     label="app.projector",
                 )
-        build_status(loc, "en")
+        build_status(loc, "en", lang)
         # The session's MLM lab token, made before the tabs: the fill-mask and attention menus offer its model.
-        ui, shared = UIContext(lang, loc, LabMenus.create()), {}
+        ui, shared, tab_items = UIContext(lang, loc, LabMenus.create()), {}, {}
         with gr.Tabs() as tabs:
             for tab_id, title, build in TABS:
-                with loc.add(gr.Tab(t(title), id=tab_id), label=title):
+                loc.tab = None  # tab titles are always in view: relabelled with the header
+                with loc.add(gr.Tab(t(title), id=tab_id), label=title) as tab_items[tab_id]:
+                    loc.tab = tab_id  # what the tab registers is relabelled when it is shown
                     shared[tab_id] = build(ui)
-        ui.lab.wire(lang)
-        lang.change(loc.updates, lang, loc.components(), api_visibility="private", queue=False)
-        demo.load(None, None, lang, js=DETECT_LANG)
+        loc.tab = None
+        ui.lab.wire(ui)
+        switch = LangSwitch(lang, loc, ui.redraws, TABS[0][0])
+        switch.wire(tab_items)
+        code_panel.register_api()  # /code: the script behind any view
         projector.change(None, projector, None, js=PROJECTOR_JS, api_visibility="private", queue=False)
         demo.load(None, None, projector, js=PROJECTOR_LOAD)
-        restore_from_url(demo, tabs, shared, lang)
+        # One event opens the page's link (language, tab, inputs, result); in-app links take the same path, in place.
+        Navigator(tabs, shared, lang, switch, TABS[0][0]).wire(demo, ui.links)
     demo.shared_links = shared  # tab id -> its shareable inputs (the link tests read the parameter names here)
     return demo
 
@@ -98,15 +109,33 @@ def launch(demo: gr.Blocks, **kwargs) -> None:
     # A bounded queue: past PLAYGROUND_QUEUE_SIZE waiting requests a new one is refused at once ("busy, try again")
     # instead of waiting minutes behind requests whose clients may be long gone.
     demo.queue(
-        default_concurrency_limit=int(os.environ.get("PLAYGROUND_CONCURRENCY", "2")),
-        max_size=int(os.environ.get("PLAYGROUND_QUEUE_SIZE", "64")),
+        default_concurrency_limit=settings.current().concurrency,
+        max_size=settings.current().queue_size,
     )
+    gpu.install()  # spaces.GPU on a ZeroGPU Space (or its emulation), plain calls elsewhere
+    gpu.preload()  # ZeroGPU: the lesson models now, not on the first student's click
+    if mcp.enabled():  # PLAYGROUND_MCP=1: the API endpoints as MCP tools (JSON results, API names)
+        mcp.install()
     # No "settings" footer link: its language menu would be a second switch that disagrees with ours.
-    demo.launch(server_name=host, server_port=port, theme=THEME, css=CSS, js=PLOT_JS, footer_links=["api"], **kwargs)
+    # Run history off unless PLAYGROUND_RUN_HISTORY=1: on a shared classroom PC it would keep every student's inputs
+    # and results in the browser for the next one to read (docs/hosting.md).
+    demo.launch(
+        server_name=host,
+        server_port=port,
+        theme=THEME,
+        css=CSS,
+        js=PLOT_JS,
+        head=HEAD,
+        footer_links=["api"],
+        mcp_server=mcp.enabled(),
+        run_history=settings.current().run_history,
+        **{**guard.launch_limits(), **kwargs},
+    )
 
 
 if __name__ == "__main__":
     # One line per refused request (see ui.common.refuse); faults of ours still print their traceback.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # not one line per internal request
+    gpu.install_bundles_on_space()  # a Space installs requirements.txt only: the bundled weights come --no-deps
     launch(build_app())

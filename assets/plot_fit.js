@@ -185,11 +185,19 @@
     return axes.length > 0 && axes.every((k) => full[k].visible === false);
   };
 
+  // A figure of token cells says how wide it must be for every cell to hold its token (layout.meta.min_width, in px at
+  // the normal font; projector fonts need 1.4 times that): at any width its box scrolls rather than squeezing cells.
+  const asked = (gd, mode) => {
+    const px = Number(gd.layout && gd.layout.meta && gd.layout.meta.min_width) || 0;
+    return mode.big ? Math.round(px * 1.4) : px;
+  };
+
   async function apply(gd, mode) {
     const n = columns(gd._fullLayout);
-    const minimum = diagram(gd._fullLayout) ? DIAGRAM : n >= 2 ? n * COLUMN + 60 : 0;
+    const layoutMinimum = mode.narrow ? (diagram(gd._fullLayout) ? DIAGRAM : n >= 2 ? n * COLUMN + 60 : 0) : 0;
+    const minimum = Math.max(layoutMinimum, asked(gd, mode));
     let scroll = false;
-    if (mode.narrow && minimum && gd._fullLayout.width < minimum) {
+    if (minimum && gd._fullLayout.width < minimum) {
       gd.style.minWidth = `${minimum}px`;
       gd.parentElement.style.overflowX = 'auto';
       scroll = true;

@@ -25,9 +25,12 @@ from PIL import Image  # noqa: E402
 
 from playground import models  # noqa: E402
 from playground import attention as att  # noqa: E402
-from playground.attention_view import AttentionViewRequest, run_attention_view  # noqa: E402
+from playground.attention import AttentionRequest, run_attention  # noqa: E402
+from playground.runtime import Runtime  # noqa: E402
+
+RUNTIME = Runtime()  # the one load path; the maps are cached in it as in the app
 from playground.serialize import jsonable  # noqa: E402
-from playground.ui.attention_render import render as draw  # noqa: E402
+from playground.ui.attention.render import render as draw  # noqa: E402
 
 WORDS = (
     "The animal didn't cross the street because it was too tired, so it lay down by the old stone wall "
@@ -69,11 +72,12 @@ def main() -> None:
     for key in args.models:
         lm = models.load(key)
         text = text_of(lm, args.tokens)
-        att.attention_maps(key, text)  # the one forward pass a sentence costs
-        n = att.attention_maps(key, text)[1].shape[2]
+        att.attention_maps(key, text, "", RUNTIME)  # the one forward pass a sentence costs
+        n = att.attention_maps(key, text, "", RUNTIME)[1].shape[2]
 
         def render(view, layer, head, query):
-            return draw(run_attention_view(AttentionViewRequest(key, text, "", view, layer, head, query)), "en")
+            request = AttentionRequest(key, text, "", layer, head, 0, view, query, fit=True)
+            return draw(run_attention(request, RUNTIME), "en")
 
         layers, heads = lm.model.config.num_hidden_layers, lm.model.config.num_attention_heads
         state = {"i": 0}
@@ -97,7 +101,9 @@ def main() -> None:
             out = render(view, 1, 1, 5)
             sizes[view] = len(out["plot"].to_json())
         sizes["overview (PNG)"] = png_bytes(render("overview", 0, 0, 0)["image"])
-        sizes["API JSON"] = len(json.dumps(jsonable(att.run_attention(att.AttentionRequest(key, text, "", 1, 1)))))
+        sizes["API JSON"] = len(
+            json.dumps(jsonable(att.attention_json(run_attention(AttentionRequest(key, text, "", 1, 1), RUNTIME))))
+        )
         print("  response sizes (KB): " + ", ".join(f"{k} {v / 1024:.0f}" for k, v in sizes.items()))
 
 

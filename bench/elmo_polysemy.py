@@ -102,7 +102,8 @@ def presets(models=("elmo-small", "minilm", "glove")) -> dict[str, dict[str, lis
     """The polysemy tab's preset words (assets/polysemy/presets.json), per model and layer, as the tab scores them."""
     import json
 
-    from playground.embeddings import PolysemyRequest, run_polysemy
+    from playground.polysemy import PolysemyRequest, run_polysemy
+    from playground.runtime import Runtime
 
     path = Path(__file__).resolve().parents[1] / "assets" / "polysemy" / "presets.json"
     out: dict[str, dict[str, list[float]]] = {}
@@ -110,7 +111,7 @@ def presets(models=("elmo-small", "minilm", "glove")) -> dict[str, dict[str, lis
     for name, p in json.loads(path.read_text(encoding="utf-8")).items():
         if not p["word"].isascii():
             continue  # the English models only
-        run = run_polysemy(PolysemyRequest(word=p["word"], sentences=tuple(p["sentences"]), models=tuple(models)))
+        run = run_polysemy(PolysemyRequest(word=p["word"], sentences=tuple(p["sentences"]), models=tuple(models)), Runtime())
         for m in run.models:
             if m.source == "input":
                 continue

@@ -3,7 +3,7 @@
 For sentences whose answer is only guessable from the words AFTER the blank, count how
 often an acceptable answer is in the whole-sentence top 5 when the candidates come from
 (a) the left context only, and (b) the left context plus a prompt that shows the whole
-sentence first (what playground.causal_fill does). Also prints the time of each, in one run,
+sentence first (what playground.fill_mask.causal does). Also prints the time of each, in one run,
 and the time of scoring the candidate sentences with the shared-prefix KV cache against
 running every sentence in full (the obvious way).
 
@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from playground import causal_fill, models  # noqa: E402
+from playground import models  # noqa: E402
+from playground.fill_mask import causal as causal_fill
 
 PROBES = [
     ("The river [MASK] was muddy after the rain.", {"bank", "banks", "water", "bed"}),
@@ -54,7 +55,7 @@ def left_only_pool(lm, text, top_k, pool):
 
 def scoring_times(lm):
     """Shared-prefix scoring vs full sentences, on every probe's candidate sentences (same run)."""
-    from playground.causal_fill import _full_logprobs, _rows, _sentence_logprobs
+    from playground.fill_mask.causal import _full_logprobs, _rows, _sentence_logprobs
 
     fast = full = 0.0
     for text, _ in PROBES:

@@ -23,7 +23,7 @@ import torch  # noqa: E402
 
 from playground import models  # noqa: E402
 from playground.alignment import parse_sentences  # noqa: E402
-from playground.embeddings import contextual_vectors  # noqa: E402
+from playground.polysemy import contextual_vectors  # noqa: E402
 
 PRESET = json.loads((ROOT / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))["bank"]
 LINES = PRESET["sentences"] + [line.replace("| ", "| Last year, ", 1) for line in PRESET["sentences"]]  # 16 distinct

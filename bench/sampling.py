@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from playground import generation, models, sampling  # noqa: E402
+from playground import models, sampling  # noqa: E402
+from playground.sampling import generation
 
 PROMPT = "The future of AI is"
 

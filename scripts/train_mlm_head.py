@@ -28,51 +28,21 @@ import argparse
 import json
 import math
 import random
-import re
 import time
 import sys
 from pathlib import Path
 
-WORDNET = Path("/usr/share/wordnet")
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "assets" / "minilm_mlm"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from mlm_head_common import split, wordnet_texts  # noqa: E402
 
 # Everyday fill-mask probes, one unambiguous word each, shared with tests/integration/test_mlm_bundled.py.
 EVERYDAY_PROBES = [
     (p["text"], set(p["answers"])) for p in json.loads((ROOT / "assets" / "minilm_mlm" / "probes.json").read_text())
 ]
-
-
-def wordnet_texts() -> list[str]:
-    """Every WordNet gloss (as 'lemma: definition') and every quoted usage example, deduplicated, in file order."""
-    texts, seen = [], set()
-    for part in ("noun", "verb", "adj", "adv"):
-        for line in (WORDNET / f"data.{part}").read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("  ") or "|" not in line:
-                continue  # the licence header
-            head, gloss = line.split("|", 1)
-            fields = head.split()
-            lemma = fields[4].replace("_", " ")
-            lemma = re.sub(r"\(.*?\)$", "", lemma)  # adjective markers like (a), (p)
-            pieces = [p.strip() for p in gloss.split(";") if p.strip()]
-            definitions = [p for p in pieces if not p.startswith('"')]
-            examples = [p.strip('"').strip() for p in pieces if p.startswith('"')]
-            candidates = []
-            if definitions:
-                candidates.append(f"{lemma}: {'; '.join(definitions)}")
-            candidates += [e for e in examples if len(e.split()) >= 3]
-            for text in candidates:
-                if text not in seen:
-                    seen.add(text)
-                    texts.append(text)
-    return texts
-
-
-def split(texts: list[str], seed: int, held_out: int) -> tuple[list[str], list[str]]:
-    order = list(range(len(texts)))
-    random.Random(seed).shuffle(order)
-    return [texts[i] for i in order[held_out:]], [texts[i] for i in order[:held_out]]
 
 
 def masked_loss(model, batch):

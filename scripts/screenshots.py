@@ -1,0 +1,213 @@
+"""Make the pictures the docs show: start the app offline, drive Debian's Chromium, write assets/screenshots/.
+
+    python scripts/screenshots.py               # every picture
+    python scripts/screenshots.py polysemy ...  # only these (names without .png)
+    python scripts/screenshots.py --list
+
+Tests never write here (tests/e2e/helpers.save_screenshot writes to test-artifacts/). A picture that no page shows
+is not committed: add a SHOTS entry only together with the page that shows it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
+
+from serve_app import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
+
+OUT = ROOT / "assets" / "screenshots"
+DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2}
+FITTED = "() => typeof window.tpPlotsFitted === 'function' && window.tpPlotsFitted()"  # assets/plot_fit.js is done
+SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # every tab has it; relabelled once the language is applied
+LAB_STEPS = 3
+
+
+def _open(page, url: str, query: str, lang: str = "en") -> None:
+    page.goto(f"{url}?{query}&lang={lang}" if query else f"{url}?lang={lang}")
+    page.wait_for_selector(".gradio-container", timeout=60_000)
+    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+
+
+def _settled(page, plot: str | None = None) -> None:
+    if plot:
+        page.locator(f"{plot} .js-plotly-plot").first.wait_for(timeout=300_000)
+    # .generating: Gradio's mark on an output still receiving a stream (the sampling tab's samples)
+    page.wait_for_function("() => !document.querySelector('.pending, .progress-text, .eta-bar, .generating')", timeout=300_000)
+    page.wait_for_function(FITTED, timeout=60_000)
+
+
+def _lesson_query(lesson: str, index: int = 0) -> str:
+    import app
+    from playground.ui.lessons import tab as lessons_tab
+
+    return lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])[lesson][index].query
+
+
+def fill_mask(lang: str) -> Callable:
+    def shot(page, url):
+        _open(page, url, "tab=fill_mask&models=%5B%22minilm-mlm%22%2C%22smollm2-instruct%22%5D", lang)
+        _settled(page, "#fill-mask-plot")
+
+    return shot
+
+
+def hint(tab: str, lang: str) -> Callable:
+    def shot(page, url):
+        _open(page, url, f"tab={tab}", lang)
+        page.locator("[role=tabpanel] .tp-hint").filter(visible=True).first.wait_for(timeout=30_000)
+
+    return shot
+
+
+def polysemy(page, url):
+    _open(page, url, "tab=polysemy")
+    page.locator("#polysemy-run").click()
+    _settled(page, "#polysemy-curve")
+
+
+def masking_bert(page, url):
+    _open(page, url, "tab=masking&strategy=bert")
+    _settled(page, "#masking-grid")
+
+
+def sampling_generate(page, url):
+    _open(page, url, "tab=sampling")
+    page.locator("#sampling-generate").click()
+    page.wait_for_function("document.querySelectorAll('#sampling-generated .tp-sample').length === 3", timeout=300_000)
+    _settled(page)
+
+
+def attention_head(page, url):
+    _open(page, url, "tab=attention")
+    page.locator("#attention-run").click()
+    _settled(page, "#attention-plot")
+
+
+def lesson_ex2(button: int, lang: str) -> Callable:
+    def shot(page, url):
+        _open(page, url, "tab=lessons&lesson=ex2", lang)
+        page.locator(f"#lesson-ex2-try-{button}").click()
+        page.locator("button[role=tab][data-tab-id=sampling][aria-selected=true]").wait_for(timeout=60_000)
+        _settled(page, "#sampling-next-plot")
+        if button == 0:  # three samples at T = 0.1
+            page.wait_for_function("document.querySelectorAll('#sampling-generated .tp-sample').length === 3", timeout=300_000)
+        else:  # the three temperatures side by side
+            page.locator("#sampling-compare-plot .js-plotly-plot").wait_for(timeout=300_000)
+        _settled(page)
+
+    return shot
+
+
+def projector_albert(page, url):
+    _open(page, url, _lesson_query("albert"))
+    page.locator("#tp-projector input").check()
+    page.wait_for_function("() => document.body.classList.contains('tp-projector')")
+    _settled(page, "#inside-params-plot")
+
+
+def phone_sampling(page, url):
+    _open(page, url, _lesson_query("sampling"), "zh")
+    _settled(page, "#sampling-next-plot")
+
+
+def _train_lab_model(page, url) -> None:
+    """A 3-step training in this page's session (no navigation afterwards: that would be a new session)."""
+    _open(page, url, "tab=mlm_lab")
+    steps = page.locator("#mlm-lab-steps input[type=number]")
+    steps.fill(str(LAB_STEPS))
+    steps.press("Enter")
+    page.locator("#mlm-lab-train").click()
+    page.wait_for_function(
+        f"() => /Finished: {LAB_STEPS} steps/.test(document.querySelector('#mlm-lab-status')?.innerText || '')",
+        timeout=600_000,
+    )
+
+
+def lab_model_fill_mask(page, url):
+    _train_lab_model(page, url)
+    page.get_by_role("tab", name="Fill-mask").click()
+    page.get_by_label(f"Your lab model (MiniLM + MLM head trained here, {LAB_STEPS} steps)").check()
+    page.get_by_label("Sentence with [MASK]").first.fill("Hepatitis is an inflammation of the [MASK].")
+    page.get_by_role("button", name="Fill the blanks").click()
+    page.wait_for_function(
+        "() => /your MLM lab fine-tune/.test(document.querySelector('.tp-provenance')?.innerText || '')", timeout=300_000
+    )
+    _settled(page, "#fill-mask-plot")
+
+
+def lab_model_attention_zh(page, url):
+    _train_lab_model(page, url)
+    page.get_by_role("tab", name="Attention").click()
+    page.get_by_label("Model", exact=True).click()
+    page.get_by_role("option", name=f"Your lab model (MiniLM + MLM head trained here, {LAB_STEPS} steps)").click()
+    page.locator("#attention-run").click()
+    page.wait_for_function(
+        "() => /your MLM lab fine-tune/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=300_000
+    )
+    page.get_by_label("中文").check()  # the map is redrawn in Chinese from the same run
+    page.wait_for_function("() => /设备/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=60_000)
+    _settled(page, "#attention-plot")
+
+
+# name -> (browser context options, what to do before the full-page screenshot). Every one is shown by a page.
+SHOTS: dict[str, tuple[dict, Callable]] = {
+    "fill_mask": (DESKTOP, fill_mask("en")),  # README, docs/demos/fill-mask.md
+    "fill_mask_zh": (DESKTOP, fill_mask("zh")),  # docs/demos/fill-mask.md
+    "polysemy": (DESKTOP, polysemy),  # README, docs/demos/polysemy.md
+    "masking-bert": (DESKTOP, masking_bert),  # docs/demos/masking.md
+    "sampling-generate": (DESKTOP, sampling_generate),  # README, docs/demos/sampling.md
+    "attention-head": (DESKTOP, attention_head),  # README, docs/demos/attention.md
+    "hint-fill_mask-en": (DESKTOP, hint("fill_mask", "en")),  # docs/demos/classroom.md
+    "hint-mlm_lab-zh": (DESKTOP, hint("mlm_lab", "zh")),  # docs/demos/classroom.md
+    "projector-albert-en": (DESKTOP, projector_albert),  # docs/demos/classroom.md
+    "phone-sampling-zh": (PHONE, phone_sampling),  # docs/demos/classroom.md
+    "lessons-ex2-try-0-zh": (DESKTOP, lesson_ex2(0, "zh")),  # docs/demos/lessons.md
+    "lessons-ex2-try-3-en": (DESKTOP, lesson_ex2(3, "en")),  # docs/demos/lessons.md
+    "lab-model-fill-mask-en": (DESKTOP, lab_model_fill_mask),  # docs/demos/mlm-lab.md
+    "lab-model-attention-zh": (DESKTOP, lab_model_attention_zh),  # docs/demos/mlm-lab.md
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="pictures to make (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the pictures and exit")
+    parser.add_argument("--out", type=Path, default=OUT, help="folder to write to (default: assets/screenshots/)")
+    args = parser.parse_args()
+    if args.list:
+        print("\n".join(SHOTS))
+        return 0
+    unknown = sorted(set(args.names) - set(SHOTS))
+    if unknown:
+        raise SystemExit(f"unknown pictures {unknown}; --list names them")
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    # On a loaded machine 3 x 40 sampled tokens can pass the default 120 s budget: the pictures show results, not that.
+    os.environ.setdefault("PLAYGROUND_GENERATION_TIME_LIMIT", "600")
+    with serve() as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name in args.names or list(SHOTS):
+            options, action = SHOTS[name]
+            context = browser.new_context(locale="en-US", **options)
+            page = context.new_page()
+            action(page, url)
+            errors = page.locator(".toast-body.error").all_inner_texts()
+            if errors:  # never save a picture of a failure as if it were the view
+                raise SystemExit(f"{name}: the page showed an error: {errors[0][:300]}")
+            page.screenshot(path=str(args.out / f"{name}.png"), full_page=True)
+            context.close()
+            print(f"wrote {args.out / name}.png", flush=True)
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
