@@ -52,12 +52,16 @@ def test_train_watch_cancel_compare_in_both_languages(page):
     save_screenshot(page, "mlm-lab-zh")
 
 
-def test_fill_mask_tab_offers_minilm_mlm_by_default_offline(page, client):
+def test_fill_mask_tab_offers_the_two_bundled_masked_lms_by_default_offline(page, client):
+    # Offline the default is both masked LMs trained here: MiniLM's (English) and multilingual-E5's (Chinese too).
     out = client.predict("He opened the [MASK] and walked into the room.", None, 5, "en", api_name="/fill_mask")
-    assert [(r["model"], r["method"]) for r in out["results"]] == [("minilm-mlm", "masked")]
+    assert sorted((r["model"], r["method"]) for r in out["results"]) == [("e5-mlm", "masked"), ("minilm-mlm", "masked")]
     open_tab(page, "fill_mask")
-    box = page.get_by_label("MiniLM + MLM head trained here (bundled) · BERT")
-    assert box.is_checked()
+    for label in (
+        "MiniLM + MLM head trained here (bundled)",
+        "multilingual-E5 small, first 6 layers + MLM head trained here (bundled)",
+    ):
+        assert page.get_by_label(label, exact=False).first.is_checked(), label
     page.get_by_role("button", name="Fill the blanks").click()
     page.wait_for_function("() => document.body.innerText.includes('masked LM')", timeout=120_000)
     save_screenshot(page, "fill_mask_minilm_mlm")

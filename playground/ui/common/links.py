@@ -117,14 +117,37 @@ def run_link(link: LinkRun, values: dict[Any, Any], progress: Any = None) -> Ite
 SHOWN = "() => { document.documentElement.classList.remove('tp-lang-pending'); }"
 
 
+def cumulative(updates: Iterator[dict[Any, Any]], first: dict[Any, Any]) -> Iterator[dict[Any, Any]]:
+    """Each update of a link with every earlier one folded in (`first` included from the start).
+
+    Gradio streams a generator's outputs as diffs against its previous yield, and a component a yield leaves out
+    becomes "no change" there; when two yields reach the browser in one tick, the frontend applies only the later,
+    so a plot (or a relabel) sent by the earlier one was lost and the view stayed blank. Re-sending what was
+    already sent costs nothing on the wire (the diff of an unchanged value is empty) and makes each yield whole.
+    """
+    shown = dict(first)
+    for update in updates:
+        for component, value in update.items():
+            merge(shown, component, value)
+        yield dict(shown)
+
+
 def merge(into: dict[Any, Any], component: Any, update: Any) -> None:
-    """Add `update` for `component` to `into`, combining it with a property update already there (a relabel)."""
-    old = into.get(component)
-    if isinstance(old, dict) and old.get("__type__") == "update":
-        new = update if isinstance(update, dict) and update.get("__type__") == "update" else gr.update(value=update)
-        into[component] = old | new
-    else:
+    """Add `update` for `component` to `into`, combined with what is there: a property update (a relabel) and a
+    value make one update; a later value replaces an earlier one."""
+    if component not in into:
         into[component] = update
+        return
+    old, new = _as_update(into[component]), _as_update(update)
+    into[component] = old | new if _is_update(update) or _is_update(into[component]) else update
+
+
+def _is_update(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("__type__") == "update"
+
+
+def _as_update(value: Any) -> dict[str, Any]:
+    return value if _is_update(value) else gr.update(value=value)
 
 
 def browser_lang(request: gr.Request | None) -> str | None:
@@ -195,8 +218,8 @@ class Navigator:
         query = dict(request.query_params) if request is not None else {}
         raw = query.get("lang")
         lang = raw if raw in LANGS else (browser_lang(request) or "en")
-        for i, update in enumerate(self.updates(query, values, lang, progress)):
-            yield update | {self.address: "-"} if i == 0 else update  # "-": drawn, the address stays as it is
+        # "-": drawn, the address stays as it is
+        yield from cumulative(self.updates(query, values, lang, progress), {self.address: "-"})
 
     def follow(self, query: str) -> Callable[..., Iterator[dict]]:
         """The handler of an in-app link to `query` (a share link's query, without `lang`): in the current language."""
@@ -204,9 +227,8 @@ class Navigator:
 
         def go(values: dict[Any, Any], progress=gr.Progress()) -> Iterator[dict]:
             lang = normalize_lang(values.get(self.lang))
-            for i, update in enumerate(self.updates(params, values, lang, progress)):
-                # The address bar shows the share link of the view now open (no reload, no history entry).
-                yield update | {self.address: f"?{query}&lang={lang}"} if i == 0 else update
+            # The address bar shows the share link of the view now open (no reload, no history entry).
+            yield from cumulative(self.updates(params, values, lang, progress), {self.address: f"?{query}&lang={lang}"})
 
         return go
 

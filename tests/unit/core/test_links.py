@@ -132,6 +132,19 @@ def test_a_streaming_step_reaches_the_page_at_each_yield_and_later_steps_read_ea
     assert out == [{state: 2, a: gr.update(visible=True)}, {b: "partial 2"}, {b: "done 2"}]  # areas open with a result
 
 
+def test_every_update_of_a_link_repeats_what_earlier_ones_sent():
+    # Gradio diffs a stream against its previous yield; a component left out is "no change" there, and when two
+    # yields land in one tick the browser applies only the later: the plot sent first was lost (a blank view).
+    page = _page()
+    updates = list(page.nav.on_load(_values(page), request=_request("tab=a&n=2", "zh-CN"), progress=None))
+    assert len(updates) >= 2
+    first, last = updates[0], updates[-1]
+    assert page.title in first and page.tabs in first  # the relabel and the tab come first ...
+    assert all(component in last for component in first)  # ... and still stand in the last update
+    assert last[page.result] == "hello×2 (zh)" and last[page.hint]["visible"] is False
+    assert last[page.number]["label"] == "运行" and last[page.number]["value"] == 2  # relabel and value, one update
+
+
 @pytest.mark.parametrize("query", ["tab=a&n=1&w=%E4%BA%BA+%26+x", "tab=a&w=a%3Db"])
 def test_a_lesson_query_reads_back_as_its_parameters(query):
     from urllib.parse import parse_qs
