@@ -437,7 +437,22 @@ def _elmo_oov(view, request, out, hub):
         close([float(g.rsplit("=", 1)[1]) for g in glove[1:]], [c for _, c in word.glove_neighbours])
 
 
+def _mlm_lab(view, request, out, hub):
+    # The page's held-out loss is one fixed draw of masks and trainer.evaluate draws new ones (playground/mlm_lab/
+    # code.py): the script's split is checked to the sentence, its losses as sane values and one Trainer log line per step.
+    from playground.mlm_lab import corpus
+    from playground.mlm_lab.code import SAMPLE_FILE, request_of
+
+    settings = request_of(request).settings
+    train, held = corpus.split(corpus.sentences((REPO / SAMPLE_FILE).read_text(encoding="utf-8")), settings.seed)
+    assert f"{len(train)} training sentences, {len(held)} held out" in out, out
+    losses = {m[0]: float(m[1]) for m in re.findall(r"held-out loss (before|after): +(\d+\.\d+)", out)}
+    assert set(losses) == {"before", "after"} and all(0 < v < 20 for v in losses.values()), out
+    assert out.count("'loss'") == settings.max_steps  # the Trainer's own log, one line per step (logging_steps=1)
+
+
 CHECKS = {
+    "mlm_lab": _mlm_lab,
     "inside_params": _inside_params,
     "inside_nsp": _inside_nsp,
     "inside_heads": _inside_heads,

@@ -50,6 +50,10 @@ TO_CODE: dict[str, Callable[[dict], tuple[str, dict] | None]] = {
     "attention": _attention,
     "inside": lambda p: _inside(p),
     "elmo": lambda p: _elmo(p),
+    # The lab's link starts no training (the page waits for the student's corpus); its notebook cell is the Trainer
+    # script on the bundled sample, 20 steps: the page's 80 stop at its 120 s cap, the script has no cap and 80
+    # steps took ~6 min on a shared 2-core CPU (the student raises max_steps in the cell).
+    "mlm_lab": lambda p: ("mlm_lab", {"use_sample": True, "max_steps": 20, **p}),
 }
 
 # Inside BERT's link parameters -> each view's endpoint parameters (the link's names are the tab's widgets').

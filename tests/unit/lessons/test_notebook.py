@@ -55,3 +55,9 @@ def test_elmo_and_every_inside_view_try_it_has_its_script():
     assert {"inside_nsp", "inside_params", "inside_heads"} <= inside
     params = [code_of(link) for ls in lesson_links(TABS).values() for link in ls if link.query and link.tab == "inside"]
     assert ("inside_params", {"base": "bert-base", "embedding_size": 128, "share_layers": "none"}) in params
+
+
+def test_exercise_5_notebook_is_the_labs_trainer_script_on_the_bundled_sample():
+    nb = lesson_notebook("ex5", "en", TABS)
+    (cell,) = [c["source"] for c in nb["cells"] if c["cell_type"] == "code"]
+    assert "Trainer(" in cell and "TrainingArguments(" in cell and "assets/mlm_lab/medicine.txt" in cell
