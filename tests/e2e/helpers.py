@@ -21,7 +21,13 @@ def save_screenshot(page, name: str) -> Path:
 def open_tab(page, tab_id: str) -> None:
     """Open a tab through the share-link mechanism (`?tab=`), which also proves URL restore works."""
     page.goto(f"{page.app_url}?tab={tab_id}")
-    page.wait_for_selector(".gradio-container", timeout=30_000)
+    wait_opened(page)
+
+
+def wait_opened(page, timeout: int = 60_000) -> None:
+    """Wait until the page-load event ended: until then a later update of the link may set an input back (a radio
+    clicked too early was reset to the link's value)."""
+    page.locator("html[data-tp-opened]").wait_for(state="attached", timeout=timeout)
 
 
 def wait_for_tab(page, tab_id: str, timeout: int = 60_000) -> None:

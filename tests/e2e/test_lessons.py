@@ -12,7 +12,7 @@ import app
 from playground.lessons import LESSONS
 from playground.ui.lessons import tab as lessons_tab
 from playground.ui.common.i18n import t
-from tests.e2e.helpers import save_screenshot
+from tests.e2e.helpers import save_screenshot, wait_opened
 from tests.e2e.plot_layout import FITTED_JS, result_plot, wait_for_plot_words
 
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # same environment as the served app (offline)
@@ -138,6 +138,7 @@ def test_every_formula_renders_with_katex_and_no_error(page, lang):
     """Adjacent raw strings once glued `\\quad` to the next letter (`\\quadM_{ij}`): KaTeX drew the formula as red source."""
     page.goto(f"{page.app_url}?tab=lessons&lang={lang}")
     page.locator("#lesson-static .katex").first.wait_for(timeout=60_000)
+    wait_opened(page)  # the formulas are drawn before the link's updates end; a click before then can be undone
     for lesson in LESSONS:
         page.locator(f"#lessons-picker input[value={lesson.key}]").check()
         box = page.locator(f"#lesson-{lesson.key}")

@@ -114,7 +114,9 @@ def run_link(link: LinkRun, values: dict[Any, Any], progress: Any = None) -> Ite
         yield dict(link.after)
 
 
-SHOWN = "() => { document.documentElement.classList.remove('tp-lang-pending'); }"
+# After the page-load link event ended (also on an error): the page is shown, and `data-tp-opened` says the link's
+# updates are all in, so nothing the load sends can still overwrite what a student (or a browser test) changes.
+SHOWN = "() => { const root = document.documentElement; root.classList.remove('tp-lang-pending'); root.dataset.tpOpened = '1'; }"
 
 
 def cumulative(updates: Iterator[dict[Any, Any]], first: dict[Any, Any]) -> Iterator[dict[Any, Any]]:
@@ -204,8 +206,9 @@ class Navigator:
                     value, filled = decode(query[name], component), True
                 except (ValueError, TypeError):
                     ignored.append(name)  # a known parameter name, never the value that came with it
+            if value != values.get(component):  # a value the page already shows is not sent: a student's click
+                merge(out, component, gr.update(value=value))  # while the page loads is not undone by the link
             values[component] = value
-            merge(out, component, gr.update(value=value))
         if ignored:
             gr.Warning(t("common.link_ignored", lang, names=", ".join(ignored)))
         if filled and shared.run is None:  # the tab's own `restored.change` event runs it
@@ -237,7 +240,7 @@ class Navigator:
         # Progress ("Loading MiniLM…") shows on each tab's hint, where the student looks, not on every output.
         events = dict(api_visibility="private", show_progress_on=self.progress_on)
         loaded = demo.load(self.on_load, self.inputs, self.outputs, **events)
-        loaded.then(None, None, None, js=SHOWN)  # in case the first update did not come (an error)
+        loaded.then(None, None, None, js=SHOWN)  # also in case the first update did not come (an error)
         for button, query in buttons:
             button.click(self.follow(query), self.inputs, self.outputs, **events)
         # The first update of a link sets `address`: the page is then drawn in its language (assets/lang_first.html

@@ -93,9 +93,20 @@ def test_a_link_value_the_component_refuses_is_dropped_and_named_and_the_view_st
     page = _page()
     warned = []
     monkeypatch.setattr(gr, "Warning", lambda message: warned.append(message))
-    out = _last(page.nav.on_load(_values(page), request=_request("tab=a&n=99&w=hi", "en"), progress=None))
+    values = _values(page, {page.number: 5})  # what a student set before following an in-app link
+    out = _last(page.nav.follow("tab=a&n=99&w=hi")(values, progress=None))
     assert out[page.number]["value"] == 3 and out[page.word]["value"] == "hi" and page.calls == [(3, "hi", "en")]
     assert len(warned) == 1 and "n" in warned[0] and "99" not in warned[0]
+
+
+def test_a_link_sends_no_value_the_page_already_shows():
+    # A page-load link's update once set every input of its tab, defaults included: a lesson a student picked while
+    # the page loaded snapped back to the first one when the update came.
+    page = _page()
+    out = _last(page.nav.on_load(_values(page), request=_request("tab=a", "en"), progress=None))
+    assert page.tabs in out and page.number not in out and page.word not in out and page.calls == []
+    moved = _last(page.nav.follow("tab=a")(_values(page, {page.word: "typed"}), progress=None))
+    assert moved[page.word]["value"] == "hello" and page.number not in moved  # an in-app link resets what differs
 
 
 def test_a_page_without_a_tab_link_runs_nothing():
