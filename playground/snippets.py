@@ -30,10 +30,11 @@ class Snippet:
         return {"code": self.code, "runs_offline": self.runs_offline}
 
 
-def comment(en: str, zh: str) -> str:
-    """A comment in both languages (the page's two): one line when short, else one line each."""
+def comment(en: str, zh: str, indent: str = "") -> str:
+    """A comment in both languages (the page's two): one line when short, else one line each (`indent`: inside
+    a block, the second line is indented as the first)."""
     one = f"# {en} · {zh}"
-    return one if len(one) <= 100 else f"# {en}\n# {zh}"
+    return indent + one if len(indent + one) <= 100 else f"{indent}# {en}\n{indent}# {zh}"
 
 
 def header(en: str, zh: str, *imports: str) -> list[str]:

@@ -58,6 +58,11 @@ HUB = {"bert": tiny_models.tiny_bert_mlm, "gpt2": tiny_models.tiny_gpt2}  # regi
 # (case id, view, request): every view with a snippet, on the bundled models (and two hub models, tiny).
 CASES = [
     ("fill_mask", "fill_mask", {"text": "The capital of France is [MASK]. It is [mask].", "models": ["minilm-mlm"], "top_k": 5}),
+    (
+        "fill_mask_causal",
+        "fill_mask",
+        {"text": "The river [MASK] was muddy. I [MASK] it.", "models": ["smollm2-instruct", "minilm-mlm"], "top_k": 3},
+    ),  # noqa: E501
     ("fill_mask_hub", "fill_mask", {"text": "the river bank [MASK] muddy .", "models": ["bert"], "top_k": 4}),
     ("polysemy", "polysemy", {"word": "bank", "sentences": SENTENCES, "models": ["minilm"], "layer": "3"}),
     ("polysemy_causal", "polysemy", {"word": "bank", "sentences": SENTENCES, "models": ["smollm2-instruct"], "pooling": "first"}),
@@ -222,17 +227,23 @@ def _fill_mask(view, request, out, hub):
     asked = FillMaskRequest(request["text"], tuple(request["models"]), request.get("top_k", FillMaskRequest.top_k))
     run = run_fill_mask(asked, Runtime(load=_loader(hub)))  # a lesson's link may leave top_k at its default
     titles = [line for line in out.splitlines() if line and not line.startswith(" ")]
-    assert titles == [m for m in request["models"] if get_spec(m).kind == "masked"]  # a causal reading: no script yet
-    per_mask: list[list[tuple[int, float]]] = []
+    assert titles == list(request["models"])
+    per_blank: list[list[tuple[int, float]]] = []  # a masked LM: one list per [MASK]; a causal LM: two (left, whole)
     for line in out.splitlines():
         if "[MASK]" in line:
-            per_mask.append([])
+            per_blank.append([])
         elif "(id " in line:
-            per_mask[-1].append((int(re.search(r"\(id (\d+)\)", line)[1]), floats(line.split("(id")[0])[-1]))
-    masked = [fill for fill in run.fills if get_spec(fill.model_key).kind == "masked"]  # each model's masks, in order
-    expected = [[(p.token_id, p.probability) for p in mask] for fill in masked for mask in fill.readings[0].predictions]
-    assert [[i for i, _ in m] for m in per_mask] == [[i for i, _ in m] for m in expected]
-    close([[p for _, p in m] for m in per_mask], [[p for _, p in m] for m in expected])
+            per_blank[-1].append((int(re.search(r"\(id (\d+)\)", line)[1]), floats(line.split("(id")[0])[-1]))
+    expected = [
+        [(p.token_id, p.probability) for p in reading.predictions[blank]]
+        for fill in run.fills  # each model in order, its blanks in order, a blank's readings in order
+        for blank in range(len(fill.readings[0].predictions))
+        for reading in fill.readings
+    ]
+    assert [[i for i, _ in m] for m in per_blank] == [[i for i, _ in m] for m in expected]
+    close([[p for _, p in m] for m in per_blank], [[p for _, p in m] for m in expected])
+    pools = [int(n) for n in re.findall(r"whole sentence, (\d+) candidates", out)]
+    assert max(pools, default=None) == next((f.pool_size for f in run.fills if f.pool_size), None)
 
 
 def _polysemy(view, request, out, hub):
