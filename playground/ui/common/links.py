@@ -126,12 +126,16 @@ def cumulative(updates: Iterator[dict[Any, Any]], first: dict[Any, Any]) -> Iter
     becomes "no change" there; when two yields reach the browser in one tick, the frontend applies only the later,
     so a plot (or a relabel) sent by the earlier one was lost and the view stayed blank. Re-sending what was
     already sent costs nothing on the wire (the diff of an unchanged value is empty) and makes each yield whole.
+
+    Each yield holds fresh update dicts: Gradio's postprocessing pops "value" out of the update dict it is given
+    (`blocks.postprocess_update_dict`), so a dict yielded twice came back the second time without its value, the
+    stream then deleted the plot's value, and a plot whose messages landed in one tick was blank again.
     """
     shown = dict(first)
     for update in updates:
         for component, value in update.items():
             merge(shown, component, value)
-        yield dict(shown)
+        yield {component: dict(value) if _is_update(value) else value for component, value in shown.items()}
 
 
 def merge(into: dict[Any, Any], component: Any, update: Any) -> None:

@@ -156,6 +156,21 @@ def test_every_update_of_a_link_repeats_what_earlier_ones_sent():
     assert last[page.number]["label"] == "运行" and last[page.number]["value"] == 2  # relabel and value, one update
 
 
+def test_each_update_of_a_link_still_holds_its_values_after_gradio_postprocessed_the_earlier_ones():
+    # Gradio pops "value" out of every update dict it postprocesses; a dict a link yielded twice came back empty the
+    # second time, the stream deleted the values it had sent (CI: a polysemy link's plot never drew).
+    from gradio.blocks import postprocess_update_dict
+
+    page = _page()
+    last = None
+    for update in page.nav.on_load(_values(page), request=_request("tab=a&n=2", "zh-CN"), progress=None):
+        last = {c: dict(v) if isinstance(v, dict) else v for c, v in update.items()}  # as yielded
+        for component, value in update.items():  # what Gradio does with each yield before sending it
+            if isinstance(value, dict) and value.get("__type__") == "update":
+                postprocess_update_dict(component, value)
+    assert last[page.number]["value"] == 2 and last[page.number]["label"] == "运行"
+
+
 @pytest.mark.parametrize("query", ["tab=a&n=1&w=%E4%BA%BA+%26+x", "tab=a&w=a%3Db"])
 def test_a_lesson_query_reads_back_as_its_parameters(query):
     from urllib.parse import parse_qs
