@@ -20,6 +20,22 @@ from scripts.serve_app import free_port as _free_port
 from tests.e2e.helpers import recording_page
 
 ROOT = Path(__file__).resolve().parents[2]
+APP_LOG: list[Path] = []  # the running app's log, once it started
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing browser test shows what the app logged while it ran (CI keeps no other copy of the log)."""
+    report = (yield).get_result()
+    if not APP_LOG or not APP_LOG[0].exists():
+        return
+    if report.when == "setup":
+        item.app_log_start = APP_LOG[0].stat().st_size
+    elif report.when == "call" and report.failed:
+        with open(APP_LOG[0], "rb") as log:
+            log.seek(getattr(item, "app_log_start", 0))
+            text = log.read().decode("utf-8", errors="replace")
+        report.sections.append(("app log during the test", text[-6000:] or "(nothing)"))
 
 
 @pytest.fixture(scope="session")
@@ -29,6 +45,7 @@ def app_url(tmp_path_factory):
     env = os.environ | OFFLINE_ENV | {"PORT": str(port), "PYTHONUNBUFFERED": "1"}
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    APP_LOG[:] = [log]
     url = f"http://127.0.0.1:{port}/"
     deadline = time.time() + 180
     while True:
