@@ -61,9 +61,11 @@ def _char_len(first: int) -> int:
 
 
 def _spell(text: str) -> str:
-    """Decoded text, with the byte-level stand-ins kept for whitespace and control characters (`Ġ`, `Ċ`)."""
+    """Decoded text: a space and a line break made visible as the attention and sampling tabs show them (`␣cat`,
+    not byte-level BPE's `Ġcat`, which a student reads as a letter); other control bytes keep their stand-in."""
     _, to_char = _byte_maps()
-    return "".join(to_char[ord(ch)] if len(ch.encode()) == 1 else ch for ch in text)
+    shown = tokens.visible(text)
+    return "".join(to_char[ord(ch)] if len(ch.encode()) == 1 and not ch.isprintable() else ch for ch in shown)
 
 
 def byte_labels(raws: list[str | None]) -> list[str]:

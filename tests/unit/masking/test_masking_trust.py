@@ -86,6 +86,16 @@ def test_byte_pieces_read_as_characters_never_as_replacement_marks(bytelevel):
     assert readable(bytelevel, ids[:1])[0].startswith("<0x")  # a lone piece: its byte, explicitly
 
 
+def test_a_leading_space_reads_as_the_other_tabs_show_it_never_as_byte_level_g(bytelevel):
+    # The walk-through found `Ġcat` in the masking grid while attention and sampling said `␣cat`.
+    ids = bytelevel("the cat\nsat")["input_ids"]
+    raws = bytelevel.convert_ids_to_tokens(ids)
+    assert any(r.startswith("Ġ") for r in raws) and any("Ċ" in r for r in raws)  # the premise: byte-level spelling
+    labels = readable(bytelevel, ids)
+    assert not any("Ġ" in label or "Ċ" in label for label in labels)
+    assert "".join(labels).replace("␣", " ").replace("↵", "\n") == "the cat\nsat"
+
+
 def test_whole_word_masking_never_splits_a_character(bytelevel):
     text = f"{RARE} ab {RARE[::-1]}"
     enc = encoding.encode(bytelevel, text)
