@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 status=0
 for tier in unit integration e2e notebooks; do
   start=$(date +%s)
-  python -m pytest -q "tests/$tier" "$@"
+  python -m pytest -q --durations=10 "tests/$tier" "$@"  # each tier's slowest tests: where its budget goes
   rc=$?
   [[ $rc == 5 ]] && rc=0
   echo "tier $tier: $(( $(date +%s) - start )) s (exit $rc)"
