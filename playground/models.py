@@ -6,6 +6,7 @@ hand it a tiny random model built from a config instead.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -17,7 +18,7 @@ import threading
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from playground import availability, settings
 from playground.cache import BoundedCache
@@ -339,6 +340,28 @@ def apply_overlay(model: Any, path: Path, missing: list[str] | tuple[str, ...] =
             params[name].copy_(weights.to(params[name].dtype))
 
 
+@contextlib.contextmanager
+def quiet_report() -> Iterator[None]:
+    """transformers' load report and progress bar off, for a construction whose missing and unexpected weights this
+    module checks itself (an overlay's head, checked by `apply_overlay`; a truncated encoder's dropped layers).
+
+    Otherwise every script and notebook that loads MiniLM's MLM head printed "This checkpoint seem corrupted" and a
+    table of MISSING keys, for a model that loads whole. Process-wide while it lasts, so it runs under BUILD_LOCK
+    (one construction at a time); another thread's transformers warning in that window is not shown.
+    """
+    from transformers.utils import logging as hf_logging
+
+    verbosity, bar = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bar:
+            hf_logging.enable_progress_bar()
+
+
 def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     """Load one registered model onto the chosen device (slow; use `load`). One load at a time: see BUILD_LOCK."""
     with BUILD_LOCK:
@@ -360,16 +383,18 @@ def _load_locked(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
     def from_location():
         location, options = _weights_location(spec)
         auto = getattr(transformers, AUTO_CLASS[spec.kind])
-        loaded = auto.from_pretrained(
-            location,
-            attn_implementation="eager",  # SDPA kernels return no attention weights
-            dtype=torch.float16 if device.startswith("cuda") else torch.float32,
-            use_safetensors=None,  # safetensors when the repo has them, .bin otherwise
-            trust_remote_code=False,
-            output_loading_info=bool(spec.overlay),
-            **config_overrides(spec),
-            **options,
-        )
+        checked_here = bool(spec.overlay or config_overrides(spec))  # what transformers would report, we check
+        with quiet_report() if checked_here else contextlib.nullcontext():
+            loaded = auto.from_pretrained(
+                location,
+                attn_implementation="eager",  # SDPA kernels return no attention weights
+                dtype=torch.float16 if device.startswith("cuda") else torch.float32,
+                use_safetensors=None,  # safetensors when the repo has them, .bin otherwise
+                trust_remote_code=False,
+                output_loading_info=bool(spec.overlay),
+                **config_overrides(spec),
+                **options,
+            )
         model = loaded
         if spec.overlay:  # a bundled base plus the parts trained here (e.g. MiniLM + its MLM head)
             model, info = loaded

@@ -70,3 +70,32 @@ def test_a_truncated_spec_loads_only_its_first_layers_and_takes_an_overlay_for_t
     save_file({"bert.encoder.layer.1.output.dense.bias": torch.ones(16)}, str(tmp_path / "deep.safetensors"))
     with pytest.raises(RuntimeError):  # an overlay for a layer the truncated model does not have
         apply_overlay(cut, tmp_path / "deep.safetensors")
+
+
+def test_a_load_whose_gaps_are_checked_here_prints_no_load_report(tmp_path):
+    """MiniLM + MLM head printed transformers' "checkpoint seem corrupted" and MISSING table in every script and
+    notebook; the overlay covers those keys (apply_overlay checks it), so the report is off for that load only."""
+    import logging
+
+    from transformers.utils import logging as hf_logging
+
+    from playground.models import quiet_report
+
+    model(4).bert.save_pretrained(tmp_path / "base")  # no MLM head: what the bundled MiniLM is
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    library = logging.getLogger("transformers")
+    library.addHandler(handler)
+    try:
+        BertForMaskedLM.from_pretrained(str(tmp_path / "base"))
+        assert any("MISSING" in r.getMessage() for r in records)  # the premise: the head it did not find is reported
+        records.clear()
+        before = hf_logging.get_verbosity()
+        with quiet_report():
+            assert not hf_logging.is_progress_bar_enabled()
+            BertForMaskedLM.from_pretrained(str(tmp_path / "base"))
+        assert not any("MISSING" in r.getMessage() for r in records)
+        assert hf_logging.get_verbosity() == before and hf_logging.is_progress_bar_enabled()  # put back afterwards
+    finally:
+        library.removeHandler(handler)
