@@ -15,6 +15,7 @@ import os
 import sys
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
@@ -56,6 +57,33 @@ def fill_mask(lang: str) -> Callable:
         _settled(page, "#fill-mask-plot")
 
     return shot
+
+
+def code_panel_fill_mask_zh(page, url):
+    """Exercise 3's sentence with the Chinese masked LM, the link opening the Code panel (show=code): the picture is
+    the panel alone, the script beside the numbers it prints."""
+    query = urlencode({"tab": "fill_mask", "text": "我[MASK]自然语言处理。", "models": '["e5-mlm"]', "show": "code"})
+    _open(page, url, query, "zh")
+    _settled(page, "#fill-mask-plot")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.tp-code .cm-content')].some((e) => e.innerText.includes('pipeline'))",
+        timeout=60_000,
+    )
+    page.locator(".tp-code:visible").first.scroll_into_view_if_needed()  # CodeMirror measures what is on screen
+    page.wait_for_function(CODE_ALIGNED, timeout=30_000)  # ... and again once the CJK font has loaded
+    return "#fill-mask-plot, .tp-code:visible"
+
+
+# The line numbers sit beside their lines: the last number's bottom is the last line's (measured before the Chinese
+# font loaded, the gutter ran three lines short of the code).
+CODE_ALIGNED = """() => {
+  const box = [...document.querySelectorAll('.tp-code')].find((e) => e.offsetParent !== null);
+  const lines = box ? box.querySelectorAll('.cm-line') : [];
+  const numbers = box ? box.querySelectorAll('.cm-lineNumbers .cm-gutterElement') : [];
+  if (!lines.length || !numbers.length) return false;
+  const a = lines[lines.length - 1].getBoundingClientRect(), b = numbers[numbers.length - 1].getBoundingClientRect();
+  return Math.abs(a.bottom - b.bottom) < 2;
+}"""
 
 
 def hint(tab: str, lang: str) -> Callable:
@@ -160,6 +188,7 @@ def lab_model_attention_zh(page, url):
 SHOTS: dict[str, tuple[dict, Callable]] = {
     "fill_mask": (DESKTOP, fill_mask("en")),  # README, docs/demos/fill-mask.md
     "fill_mask_zh": (DESKTOP, fill_mask("zh")),  # docs/demos/fill-mask.md
+    "code-fill-mask-zh": (DESKTOP, code_panel_fill_mask_zh),  # docs/code.md
     "polysemy": (DESKTOP, polysemy),  # README, docs/demos/polysemy.md
     "masking-bert": (DESKTOP, masking_bert),  # docs/demos/masking.md
     "sampling-generate": (DESKTOP, sampling_generate),  # README, docs/demos/sampling.md
@@ -173,6 +202,16 @@ SHOTS: dict[str, tuple[dict, Callable]] = {
     "lab-model-fill-mask-en": (DESKTOP, lab_model_fill_mask),  # docs/demos/mlm-lab.md
     "lab-model-attention-zh": (DESKTOP, lab_model_attention_zh),  # docs/demos/mlm-lab.md
 }
+
+
+def _shoot_union(page, selector: str, path: Path) -> None:
+    """One picture of the page region that holds every element `selector` matches (top of the first to the bottom
+    of the last), at the page's width."""
+    boxes = [box for box in (el.bounding_box() for el in page.locator(selector).all()) if box]
+    top = min(b["y"] for b in boxes) + page.evaluate("window.scrollY")
+    bottom = max(b["y"] + b["height"] for b in boxes) + page.evaluate("window.scrollY")
+    width = page.evaluate("document.documentElement.clientWidth")
+    page.screenshot(path=str(path), full_page=True, clip={"x": 0, "y": top - 8, "width": width, "height": bottom - top + 16})
 
 
 def main() -> int:
@@ -198,11 +237,14 @@ def main() -> int:
             options, action = SHOTS[name]
             context = browser.new_context(locale="en-US", **options)
             page = context.new_page()
-            action(page, url)
+            clip = action(page, url)  # a selector: the picture is those elements only, else the whole page
             errors = page.locator(".toast-body.error").all_inner_texts()
             if errors:  # never save a picture of a failure as if it were the view
                 raise SystemExit(f"{name}: the page showed an error: {errors[0][:300]}")
-            page.screenshot(path=str(args.out / f"{name}.png"), full_page=True)
+            if clip:
+                _shoot_union(page, clip, args.out / f"{name}.png")
+            else:
+                page.screenshot(path=str(args.out / f"{name}.png"), full_page=True)
             context.close()
             print(f"wrote {args.out / name}.png", flush=True)
         browser.close()

@@ -61,3 +61,16 @@ def test_exercise_5_notebook_is_the_labs_trainer_script_on_the_bundled_sample():
     nb = lesson_notebook("ex5", "en", TABS)
     (cell,) = [c["source"] for c in nb["cells"] if c["cell_type"] == "code"]
     assert "Trainer(" in cell and "TrainingArguments(" in cell and "assets/mlm_lab/medicine.txt" in cell
+
+
+def test_the_docs_example_notebook_is_what_the_export_gives_today():
+    """docs/examples/ex3-zh.ipynb (scripts/example_notebook.py) is shown as what a student downloads: its cells must
+    not drift from the export (rerun the script after changing exercise 3 or its scripts)."""
+    import json
+    from pathlib import Path
+
+    example = json.loads((Path(__file__).resolve().parents[3] / "docs" / "examples" / "ex3-zh.ipynb").read_text("utf-8"))
+    fresh = lesson_notebook("ex3", "zh", TABS)
+    as_text = lambda cells: [(c["cell_type"], "".join(c["source"])) for c in cells]  # noqa: E731
+    assert as_text(example["cells"]) == as_text(fresh["cells"])
+    assert any(out.get("text") for c in example["cells"] if c["cell_type"] == "code" for out in c["outputs"])  # executed
