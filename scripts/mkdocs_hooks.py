@@ -18,7 +18,7 @@ from pathlib import Path
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[1]
-OUTSIDE = ["README.md", "bench/RESULTS.md", "assets/screenshots/*.png"]  # repository files the site may link to
+OUTSIDE = ["README.md", "LICENSE", "bench/RESULTS.md", "assets/screenshots/*.png"]  # repository files the site may link to
 OPTIONAL = "More"  # the nav section whose missing pages are left out
 VIRTUAL = "repo"
 LINK = re.compile(r"(\]\()([^)\s]+)((?:\s+\"[^\"]*\")?\))")
