@@ -119,23 +119,43 @@ def run_link(link: LinkRun, values: dict[Any, Any], progress: Any = None) -> Ite
 SHOWN = "() => { const root = document.documentElement; root.classList.remove('tp-lang-pending'); root.dataset.tpOpened = '1'; }"
 
 
-def cumulative(updates: Iterator[dict[Any, Any]], first: dict[Any, Any]) -> Iterator[dict[Any, Any]]:
-    """Each update of a link with every earlier one folded in (`first` included from the start).
+# How long a link's later updates keep repeating what an earlier one sent (see `cumulative`): longer than the browser
+# can plausibly stall (its messages then arrive in one chunk and one frame), short enough that a student who clicks
+# another tab or edits an input while a link still streams (a generation) is not put back.
+REPEAT_S = 10.0
+
+
+def cumulative(
+    updates: Iterator[dict[Any, Any]], first: dict[Any, Any], clock: Callable[[], float] = time.monotonic
+) -> Iterator[dict[Any, Any]]:
+    """Each update of a link with what the link sent in the last REPEAT_S seconds folded in (`first` from the start).
 
     Gradio streams a generator's outputs as diffs against its previous yield, and a component a yield leaves out
     becomes "no change" there; when two yields reach the browser in one tick, the frontend applies only the later,
     so a plot (or a relabel) sent by the earlier one was lost and the view stayed blank. Re-sending what was
     already sent costs nothing on the wire (the diff of an unchanged value is empty) and makes each yield whole.
+    Only for a while, though: repeated for a whole generation, the tab selection and the link's inputs put a student
+    who had moved on back on the link's tab (the teacher's-path bench found the lesson's next try-it hidden).
 
     Each yield holds fresh update dicts: Gradio's postprocessing pops "value" out of the update dict it is given
     (`blocks.postprocess_update_dict`), so a dict yielded twice came back the second time without its value, the
     stream then deleted the plot's value, and a plot whose messages landed in one tick was blank again.
     """
-    shown = dict(first)
+    start = clock()
+    shown = {component: (value, start) for component, value in first.items()}
     for update in updates:
+        now = clock()
         for component, value in update.items():
-            merge(shown, component, value)
-        yield {component: dict(value) if _is_update(value) else value for component, value in shown.items()}
+            if component in shown:
+                folded = {component: shown[component][0]}
+                merge(folded, component, value)
+                value = folded[component]
+            shown[component] = (value, now)
+        yield {
+            component: dict(value) if _is_update(value) else value
+            for component, (value, at) in shown.items()
+            if now - at <= REPEAT_S
+        }
 
 
 def merge(into: dict[Any, Any], component: Any, update: Any) -> None:

@@ -156,6 +156,22 @@ def test_every_update_of_a_link_repeats_what_earlier_ones_sent():
     assert last[page.number]["label"] == "运行" and last[page.number]["value"] == 2  # relabel and value, one update
 
 
+def test_a_link_stops_repeating_what_it_sent_once_the_browser_has_long_applied_it():
+    # Repeated for a whole generation, the link's tab selection put a student who had gone back to the lessons on
+    # the sampling tab again at each streamed token.
+    from playground.ui.common.links import REPEAT_S, cumulative
+
+    now = [0.0]
+    streamed = ({"tabs": "sampling", "text": f"token {i}"} if i == 0 else {"text": f"token {i}"} for i in range(3))
+    out = []
+    for update in cumulative(streamed, {"address": "?tab=sampling"}, clock=lambda: now[0]):
+        out.append(update)
+        now[0] += REPEAT_S * 0.75
+    assert out[0] == {"address": "?tab=sampling", "tabs": "sampling", "text": "token 0"}
+    assert out[1] == {"address": "?tab=sampling", "tabs": "sampling", "text": "token 1"}  # within the window: repeated
+    assert out[2] == {"text": "token 2"}  # long applied: the student's own click is left alone
+
+
 def test_each_update_of_a_link_still_holds_its_values_after_gradio_postprocessed_the_earlier_ones():
     # Gradio pops "value" out of every update dict it postprocesses; a dict a link yielded twice came back empty the
     # second time, the stream deleted the values it had sent (CI: a polysemy link's plot never drew).
