@@ -124,7 +124,7 @@ CASES = [
     ("elmo_oov", "elmo_oov", {"words": "blorft, bank riverside"}),
     *[
         (f"masking_{s}", "masking", {"text": TEXT, "strategy": s, "seed": 3, "mlm_probability": 0.3, "epochs": 3})
-        for s in ("bert", "wwm", "dynamic", "span", "permutation", "t5", "attention")
+        for s in ("bert", "wwm", "dynamic", "span", "permutation", "t5", "attention", "electra")
     ],
 ]
 
