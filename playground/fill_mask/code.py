@@ -36,26 +36,10 @@ def _masked_block(key: str, top_k: int) -> list[str]:
     ]
 
 
-def _causal_block(key: str, top_k: int) -> list[str]:
-    """Both readings of a causal LM (playground.fill_mask.causal), in plain transformers: the next-token
-    distribution after the left context, and the candidates rescored by the whole sentence's log-probability."""
-    spec = spec_of(key)
-    label = spec.label if spec else key
-    first = (
-        f"[tokenizer.convert_tokens_to_ids({py(spec.doc_start)})]"
-        if spec is not None and spec.doc_start
-        else "[tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id]"
-    )
+def _causal_helpers() -> list[str]:
+    """The functions both readings use, written once per script (they read the current `model`, `tokenizer`,
+    `start` and `special`, so every causal model of the script shares them)."""
     return [
-        comment(
-            f"{label} reads left to right, so it fills a blank two ways: from the left context only, "
-            "and by scoring the whole sentence with each candidate word in the blank",
-            f"{label} 从左往右读，所以有两种填法：只看左侧上下文；把每个候选词填进去、给整句打分",
-        ),
-        *load_model(key, "AutoModelForCausalLM"),
-        f"start = {first}  " + comment("how a document began in pre-training", "预训练时文档的开头"),
-        "special = set(tokenizer.all_special_ids) | set(tokenizer.added_tokens_decoder)",
-        "",
         "",
         "def next_token_probs(prompt):",
         "    ids = torch.tensor([start + tokenizer(prompt, add_special_tokens=False).input_ids])",
@@ -113,6 +97,28 @@ def _causal_block(key: str, top_k: int) -> list[str]:
         "    return (logp.gather(-1, ids[:, 1:, None])[..., 0] * mask[:, 1:]).sum(-1)",
         "",
         "",
+    ]
+
+
+def _causal_block(key: str, top_k: int) -> list[str]:
+    """Both readings of a causal LM (playground.fill_mask.causal), in plain transformers: the next-token
+    distribution after the left context, and the candidates rescored by the whole sentence's log-probability."""
+    spec = spec_of(key)
+    label = spec.label if spec else key
+    first = (
+        f"[tokenizer.convert_tokens_to_ids({py(spec.doc_start)})]"
+        if spec is not None and spec.doc_start
+        else "[tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id]"
+    )
+    return [
+        comment(
+            f"{label} reads left to right, so it fills a blank two ways: from the left context only, "
+            "and by scoring the whole sentence with each candidate word in the blank",
+            f"{label} 从左往右读，所以有两种填法：只看左侧上下文；把每个候选词填进去、给整句打分",
+        ),
+        *load_model(key, "AutoModelForCausalLM"),
+        f"start = {first}  " + comment("how a document began in pre-training", "预训练时文档的开头"),
+        "special = set(tokenizer.all_special_ids) | set(tokenizer.added_tokens_decoder)",
         f"print({py(key)})",
         'pieces = text.split("[MASK]")',
         "prefix = pieces[0]",
@@ -157,6 +163,8 @@ def fill_mask_code(request: FillMaskRequest) -> Snippet:
     )
     lines = header("fill-mask", "填空", *imports)
     lines += [f"text = {py(text)}", ""]
+    if causal:
+        lines += _causal_helpers()
     for key in request.models:
         block = _causal_block if key in causal else _masked_block
         lines += block(key, request.top_k)
