@@ -123,10 +123,17 @@ SHOWN = "() => { const root = document.documentElement; root.classList.remove('t
 # can plausibly stall (its messages then arrive in one chunk and one frame), short enough that a student who clicks
 # another tab or edits an input while a link still streams (a generation) is not put back.
 REPEAT_S = 10.0
+# Where the student goes (the tab) and what they type (the link's inputs) repeat for a second only: the stream's
+# last update is applied again when the event completes, and a tab selection repeated there took back the click
+# of a teacher who had moved on the moment the result showed (the teacher's-path bench, a warm link).
+NAVIGATION_REPEAT_S = 1.0
 
 
 def cumulative(
-    updates: Iterator[dict[Any, Any]], first: dict[Any, Any], clock: Callable[[], float] = time.monotonic
+    updates: Iterator[dict[Any, Any]],
+    first: dict[Any, Any],
+    clock: Callable[[], float] = time.monotonic,
+    navigation: frozenset[Any] = frozenset(),
 ) -> Iterator[dict[Any, Any]]:
     """Each update of a link with what the link sent in the last REPEAT_S seconds folded in (`first` from the start).
 
@@ -154,7 +161,7 @@ def cumulative(
         yield {
             component: dict(value) if _is_update(value) else value
             for component, (value, at) in shown.items()
-            if now - at <= REPEAT_S
+            if component in update or now - at <= (NAVIGATION_REPEAT_S if component in navigation else REPEAT_S)
         }
 
 
@@ -204,6 +211,7 @@ class Navigator:
         self.inputs = set(_unique([lang, *params, *step_inputs, *switch.inputs]))
         self.outputs = _unique([tabs, lang, self.address, switch.current, *params, *triggers, *step_outputs, *switch.outputs])
         self.defaults = {c: getattr(c, "value", None) for c in params}  # what a fresh page shows
+        self.navigation = frozenset([tabs, switch.current, *params])  # what the student changes (see `cumulative`)
         self.progress_on = _unique([c for link in runs for c in link.progress_on]) or None
 
     def updates(self, query: Mapping[str, str], values: dict[Any, Any], lang: str, progress: Any) -> Iterator[dict]:
@@ -246,7 +254,7 @@ class Navigator:
         raw = query.get("lang")
         lang = raw if raw in LANGS else (browser_lang(request) or "en")
         # "-": drawn, the address stays as it is
-        yield from cumulative(self.updates(query, values, lang, progress), {self.address: "-"})
+        yield from cumulative(self.updates(query, values, lang, progress), {self.address: "-"}, navigation=self.navigation)
 
     def follow(self, query: str) -> Callable[..., Iterator[dict]]:
         """The handler of an in-app link to `query` (a share link's query, without `lang`): in the current language."""
@@ -255,7 +263,8 @@ class Navigator:
         def go(values: dict[Any, Any], progress=gr.Progress()) -> Iterator[dict]:
             lang = normalize_lang(values.get(self.lang))
             # The address bar shows the share link of the view now open (no reload, no history entry).
-            yield from cumulative(self.updates(params, values, lang, progress), {self.address: f"?{query}&lang={lang}"})
+            first = {self.address: f"?{query}&lang={lang}"}
+            yield from cumulative(self.updates(params, values, lang, progress), first, navigation=self.navigation)
 
         return go
 

@@ -170,6 +170,10 @@ def test_a_link_stops_repeating_what_it_sent_once_the_browser_has_long_applied_i
     assert out[0] == {"address": "?tab=sampling", "tabs": "sampling", "text": "token 0"}
     assert out[1] == {"address": "?tab=sampling", "tabs": "sampling", "text": "token 1"}  # within the window: repeated
     assert out[2] == {"text": "token 2"}  # long applied: the student's own click is left alone
+    now[0] = 0.0
+    streamed = ({"tabs": "sampling", "text": f"token {i}"} if i == 0 else {"text": f"token {i}"} for i in range(2))
+    quick = list(cumulative(streamed, {}, clock=lambda: now.__setitem__(0, now[0] + 2.0) or now[0], navigation={"tabs"}))
+    assert quick[1] == {"text": "token 1"}  # the tab, sent 2 s before: not repeated (the teacher has moved on)
 
 
 def test_each_update_of_a_link_still_holds_its_values_after_gradio_postprocessed_the_earlier_ones():
