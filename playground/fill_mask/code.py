@@ -154,7 +154,7 @@ def _causal_block(key: str, top_k: int) -> list[str]:
 def fill_mask_code(request: FillMaskRequest) -> Snippet:
     """Top-k words per [MASK] for every masked model of the request, printed with their probabilities."""
     text = substitute_masks(request.text, MASK)
-    causal = [key for key in request.models if (spec_of(key) is not None and spec_of(key).kind == "causal")]
+    causal = [key for key in request.models if (spec := spec_of(key)) is not None and spec.kind == "causal"]
     imports = ["import torch"] if causal else []
     imports.append(
         "from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer, pipeline"

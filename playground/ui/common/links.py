@@ -149,19 +149,16 @@ def cumulative(
     stream then deleted the plot's value, and a plot whose messages landed in one tick was blank again.
     """
     start = clock()
-    shown = {component: (value, start) for component, value in first.items()}
+    shown, sent_at = dict(first), dict.fromkeys(first, start)
     for update in updates:
         now = clock()
         for component, value in update.items():
-            if component in shown:
-                folded = {component: shown[component][0]}
-                merge(folded, component, value)
-                value = folded[component]
-            shown[component] = (value, now)
+            merge(shown, component, value)
+            sent_at[component] = now
         yield {
             component: dict(value) if _is_update(value) else value
-            for component, (value, at) in shown.items()
-            if component in update or now - at <= (NAVIGATION_REPEAT_S if component in navigation else REPEAT_S)
+            for component, value in shown.items()
+            if now - sent_at[component] <= (NAVIGATION_REPEAT_S if component in navigation else REPEAT_S)
         }
 
 
