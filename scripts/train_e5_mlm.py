@@ -11,11 +11,20 @@ masks a probe (scripts/e5_mlm_data.py). The softmax is restricted to the pieces 
 training text (single Chinese characters and "▁word" English words); every other piece gets the bias
 `min(trained biases) - 10`, so the full vocabulary is scored at run time and those rank last.
 
-Written: assets/e5_mlm/overlay.safetensors (float16: only what was trained), summary.json; the log is appended to
-assets/e5_mlm/train.log. `--resume` continues from --checkpoint (float32 weights, AdamW state, step count).
+Every --eval-every steps: held-out loss, hit@5 on the official probes (assets/e5_mlm/probes.json, reported,
+never used to choose) and on the dev probes (dev_probes.json, other everyday words). The overlay and summary are
+written when the dev hit@5 (zh + en) beats the best so far (a tie: when the held-out loss is lower), so the best
+checkpoint survives a run that goes on past it.
+
+Written: --out/overlay.safetensors (float16: only what was trained), --out/summary.json; the log is appended to
+--log (assets/e5_mlm/train.log). `--resume` continues from --checkpoint (float32 weights, AdamW state, step
+count, best dev score); `--init-from-overlay` starts a new run from a committed overlay (its layers and head;
+a trained layer that the overlay lacks starts from e5-small's own weights).
 
     nice -n 19 python scripts/train_e5_mlm.py --keep 8 --tune 1 --feature-minutes 20 --minutes 40
     nice -n 19 python scripts/train_e5_mlm.py --keep 8 --tune 1 --resume --feature-minutes 0 --minutes 20
+    nice -n 19 python scripts/train_e5_mlm.py --keep 6 --tune 2 --init-from-overlay assets/e5_mlm/overlay.safetensors \
+        --out /tmp/e5_mlm_run --feature-minutes 3 --minutes 90
 """
 
 from __future__ import annotations
@@ -45,6 +54,26 @@ def unseen_bias(bias, cand):
     return out
 
 
+def init_from_overlay(model, path: Path, cand) -> None:
+    """Copy an overlay's tensors into the model. Its bias ranked the pieces outside its own softmax last
+    (`unseen_bias`); a piece of this run's softmax that was outside it starts at the median trained bias."""
+    import torch
+    from safetensors.torch import load_file
+
+    overlay = load_file(str(path))
+    params = dict(model.named_parameters())
+    wrong = [n for n, w in overlay.items() if n not in params or params[n].shape != w.shape]
+    assert not wrong, f"the overlay does not fit this model: {wrong[:3]}"
+    with torch.no_grad():
+        for name, w in overlay.items():
+            params[name].copy_(w.float())
+        bias = params["cls.predictions.bias"]
+        floor = bias.min()
+        trained = bias[bias > floor]
+        new = cand[bias[cand] == floor]
+        bias[new] = trained.median()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keep", type=int, default=12, help="encoder layers kept (the model is truncated to them)")
@@ -62,7 +91,11 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/e5_mlm_cache.pt"))
     parser.add_argument("--checkpoint", type=Path, default=Path("/tmp/e5_mlm_checkpoint.pt"))
     parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--out", type=Path, default=data.OUT, help="where the overlay, summary and log go")
+    parser.add_argument("--init-from-overlay", type=Path, default=None, help="start from this overlay's weights")
+    parser.add_argument("--out", type=Path, default=data.OUT, help="where the overlay and summary go")
+    parser.add_argument("--log", type=Path, default=data.OUT / "train.log", help="appended to")
+    parser.add_argument("--cedict-min-freq", type=int, default=None, help="jieba count a CC-CEDICT headword needs")
+    parser.add_argument("--everyday-mask-rate", type=float, default=None, help="share hidden in the word lists")
     args = parser.parse_args()
 
     import torch
@@ -70,10 +103,16 @@ def main() -> None:
     from safetensors.torch import save_file
     from transformers.masking_utils import create_bidirectional_mask
 
+    import e5_corpus
+
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    say = data.logger(args.out / "train.log")
+    say = data.logger(args.log)
+    if args.cedict_min_freq is not None:
+        e5_corpus.CEDICT_MIN_FREQ = args.cedict_min_freq
+    if args.everyday_mask_rate is not None:
+        data.EVERYDAY_MASK_RATE = args.everyday_mask_rate
     model, tokenizer = data.load_e5_mlm(args.keep)
     bottom = args.keep - args.tune  # hidden_states[bottom] is the input of the first trained layer
     texts = data.Texts.build(tokenizer, args.seed, args.sources)
@@ -85,8 +124,13 @@ def main() -> None:
     layers = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("cls.")]
     say(
         f"--- scripts/train_e5_mlm.py: keep {args.keep} layers, train the top {args.tune} + head "
-        f"({sum(p.numel() for p in head + layers):,} params); {texts.describe()}; seed {args.seed}"
+        f"({sum(p.numel() for p in head + layers):,} params); {texts.describe()}; seed {args.seed}; "
+        f"lr head {args.lr_head} layers {args.lr_layers}; CC-CEDICT count >= {e5_corpus.CEDICT_MIN_FREQ}; "
+        f"word lists {data.EVERYDAY_MASK_RATE:.0%} hidden"
     )
+    if args.init_from_overlay and not args.resume:
+        init_from_overlay(model, args.init_from_overlay, cand)
+        say(f"started from {args.init_from_overlay}")
 
     def cached_batch(batch_texts, rng):
         """The trained layers' input for masked texts: full sequences (tune > 0) or masked positions (tune 0)."""
@@ -132,7 +176,14 @@ def main() -> None:
     }
     batches = []
     saved = torch.load(args.cache) if args.cache.exists() else None
-    key = {"keep": args.keep, "bottom": bottom, "sources": texts.sources, "seed": args.seed}
+    key = {
+        "keep": args.keep,
+        "bottom": bottom,
+        "sources": texts.sources,
+        "seed": args.seed,
+        "cedict": e5_corpus.CEDICT_MIN_FREQ,
+        "everyday_rate": data.EVERYDAY_MASK_RATE,
+    }
     if saved is not None and saved["key"] == key:
         batches = saved["batches"]
         say(f"cache: {len(batches)} batches ({sum(len(b['y']) for b in batches)} masked positions) from {args.cache}")
@@ -149,7 +200,7 @@ def main() -> None:
     say(f"cache: {len(batches)} batches, {sum(len(b['y']) for b in batches)} masked positions; training")
 
     optim = torch.optim.AdamW([{"params": head, "lr": args.lr_head}, {"params": layers, "lr": args.lr_layers}], weight_decay=0.01)
-    step, minutes_before, before = 0, 0.0, None
+    step, minutes_before, before, best = 0, 0.0, None, None
     if args.resume and args.checkpoint.exists():
         ck = torch.load(args.checkpoint)
         assert ck["keep"] == args.keep and ck["tune"] == args.tune, "the checkpoint is of another --keep/--tune"
@@ -157,7 +208,7 @@ def main() -> None:
         optim.load_state_dict(ck["optim"])
         for group, lr in zip(optim.param_groups, (args.lr_head, args.lr_layers)):
             group["lr"] = lr  # this run's learning rates, not the saved ones (a resumed run may lower them)
-        step, minutes_before, before = ck["step"], ck["minutes"], ck["before"]
+        step, minutes_before, before, best = ck["step"], ck["minutes"], ck["before"], ck.get("best")
         say(f"resumed at step {step} ({minutes_before:.1f} min of training before)")
 
     def held_loss(lang):
@@ -165,7 +216,7 @@ def main() -> None:
             total = [(float(loss_of(b)) * int((b["y"] >= 0).sum()), int((b["y"] >= 0).sum())) for b in held[lang]]
         return sum(t for t, _ in total) / sum(n for _, n in total)
 
-    def probes():
+    def probes(which):
         from mlm_head_common import answer_hit
 
         kept = model.cls.predictions.bias.detach().clone()
@@ -174,7 +225,7 @@ def main() -> None:
             model.cls.predictions.bias.copy_(unseen_bias(kept, cand))
             for lang in ("zh", "en"):
                 out[lang], shown[lang] = 0, []
-                for p in data.PROBES[lang]:
+                for p in which[lang]:
                     enc = tokenizer(p["text"], return_tensors="pt")
                     pos = int((enc.input_ids[0] == tokenizer.mask_token_id).nonzero()[0])
                     top = tokenizer.convert_ids_to_tokens(model(**enc).logits[0, pos].topk(5).indices.tolist())
@@ -186,12 +237,37 @@ def main() -> None:
     def report():
         model.eval()
         loss = {lang: held_loss(lang) for lang in ("zh", "en")}
-        hits, shown = probes()
+        hits, shown = probes(data.PROBES)
+        dev, _ = probes(data.DEV_PROBES)
         nz, ne = len(data.PROBES["zh"]), len(data.PROBES["en"])
-        say(f"step {step} held-out loss zh {loss['zh']:.3f} en {loss['en']:.3f}; hit@5 zh {hits['zh']}/{nz} en {hits['en']}/{ne}")
-        return loss, hits, shown
+        dz, de = len(data.DEV_PROBES["zh"]), len(data.DEV_PROBES["en"])
+        say(
+            f"step {step} held-out loss zh {loss['zh']:.3f} en {loss['en']:.3f}; hit@5 zh {hits['zh']}/{nz} "
+            f"en {hits['en']}/{ne}; dev hit@5 zh {dev['zh']}/{dz} en {dev['en']}/{de}"
+        )
+        return loss, hits, shown, dev
 
-    def save(loss, hits, minutes):
+    def better(loss, dev):
+        """The dev probes choose (zh + en hits), the held-out loss breaks a tie; never the official probes."""
+        score = (dev["zh"] + dev["en"], -(loss["zh"] + loss["en"]))
+        return best is None or score > tuple(best), list(score)
+
+    def checkpoint(minutes):
+        torch.save(
+            {
+                "model": {n: p.detach() for n, p in model.named_parameters() if p.requires_grad},
+                "optim": optim.state_dict(),
+                "step": step,
+                "minutes": minutes,
+                "before": before,
+                "best": best,
+                "keep": args.keep,
+                "tune": args.tune,
+            },
+            args.checkpoint,
+        )
+
+    def save(loss, hits, dev, minutes):
         changed = {n: p.detach().float().clone() for n, p in model.named_parameters() if p.requires_grad}
         changed["cls.predictions.bias"] = unseen_bias(changed["cls.predictions.bias"], cand)
         tmp = args.out / "overlay.safetensors.tmp"
@@ -216,25 +292,27 @@ def main() -> None:
             held_out_loss_before=before,
             held_out_loss_after={k: round(v, 3) for k, v in loss.items()},
             hit_at_5={k: f"{v}/{len(data.PROBES[k])}" for k, v in hits.items()},
+            dev_hit_at_5={k: f"{v}/{len(data.DEV_PROBES[k])}" for k, v in dev.items()},
             storage="float16",
         )
         (args.out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
-        torch.save(
-            {
-                "model": {n: p.detach() for n, p in model.named_parameters() if p.requires_grad},
-                "optim": optim.state_dict(),
-                "step": step,
-                "minutes": minutes,
-                "before": before,
-                "keep": args.keep,
-                "tune": args.tune,
-            },
-            args.checkpoint,
-        )
 
-    loss, hits, shown = report()
+    def evaluate(minutes):
+        nonlocal best
+        loss, hits, shown, dev = report()
+        improved, score = better(loss, dev)
+        if improved:
+            best = score
+            save(loss, hits, dev, minutes)
+            say(f"best so far (dev {score[0]}): overlay written to {args.out}")
+        checkpoint(minutes)
+        return shown
+
+    loss, hits, shown, dev = report()
     if before is None:
         before = {k: round(v, 3) for k, v in loss.items()}
+    if best is None:  # the starting point (an --init-from-overlay's weights) is what a checkpoint must beat
+        best = better(loss, dev)[1] if args.init_from_overlay else None
     started, running = time.perf_counter(), []
     order_rng = random.Random(args.seed + step)
     while time.perf_counter() - started < args.minutes * 60:
@@ -258,12 +336,10 @@ def main() -> None:
             say(f"step {step} train loss {sum(running) / len(running):.3f} {(time.perf_counter() - started) / 60:.1f} min")
             running = []
         if step % args.eval_every == 0:
-            loss, hits, shown = report()
-            save(loss, hits, minutes_before + (time.perf_counter() - started) / 60)
+            evaluate(minutes_before + (time.perf_counter() - started) / 60)
             torch.save({"key": key, "batches": batches}, args.cache)
             say(f"checkpoint saved; {len(batches)} cached batches")
-    loss, hits, shown = report()
-    save(loss, hits, minutes_before + (time.perf_counter() - started) / 60)
+    shown = evaluate(minutes_before + (time.perf_counter() - started) / 60)
     for lang in ("zh", "en"):
         for text, top in shown[lang]:
             say(f"  {text}  ->  {' '.join(top)}")
