@@ -89,14 +89,14 @@ def _html_text(path: Path) -> str:
     return "".join(parser.parts)
 
 
-def sentences_of(text: str) -> list[str]:
-    """Sentences of 8-120 characters, at least half of them Chinese characters, whitespace collapsed."""
+def sentences_of(text: str, shortest: int = 8, longest: int = 120) -> list[str]:
+    """Sentences of 8-120 characters (or as given), at least half of them Chinese characters, whitespace collapsed."""
     out = []
     for line in text.splitlines():
         line = re.sub(r"\s+", " ", line).strip()
         for sent in _SENT_END.split(line):
             sent = sent.strip()
-            if 8 <= len(sent) <= 120 and len(_CJK.findall(sent)) >= len(sent) / 2:
+            if shortest <= len(sent) <= longest and len(_CJK.findall(sent)) >= len(sent) / 2:
                 out.append(sent)
     return out
 
