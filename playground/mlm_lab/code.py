@@ -17,9 +17,9 @@ from playground.mlm_lab import corpus as corpus_mod
 from playground.mlm_lab.training import MAX_HELD_OUT, MAX_TOKENS, LabSettings, check_settings, trainer_options
 from playground.snippets import Snippet, comment, header, join, load_model, offline, py
 
-SAMPLE_FILE = "assets/mlm_lab/medicine.txt"  # the bundled sample, relative to the playground's folder
+SAMPLE_FILE = "assets/mlm_lab/medicine.txt"  # the default sample, relative to the playground's folder
 SETTINGS = ("base", "whole_word", "mlm_probability", "learning_rate", "max_steps", "max_seconds", "seed")
-PARAMS = {"corpus", "use_sample", *SETTINGS}  # /mlm_lab_train's (lang aside)
+PARAMS = {"corpus", "use_sample", "sample", *SETTINGS}  # /mlm_lab_train's (lang aside)
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,9 @@ def request_of(params: dict) -> LabCodeRequest:
         raise TypeError(f"unexpected parameter {sorted(unknown)[0]!r}")
     fields = {k: params[k] for k in SETTINGS if k in params}
     settings = check_settings(LabSettings(**fields))
-    sample = checks.flag(params.get("use_sample", False), "use_sample")
-    default = SAMPLE_FILE if sample else "corpus.txt"
+    use_sample = checks.flag(params.get("use_sample", False), "use_sample")
+    sample = corpus_mod.SAMPLES[checks.choice(params.get("sample", "medicine"), "sample", corpus_mod.SAMPLES)]
+    default = f"assets/mlm_lab/{sample.file}" if use_sample else "corpus.txt"
     name = checks.text(params.get("corpus_file") or default, "corpus_file", 200)
     return LabCodeRequest(settings, name)
 

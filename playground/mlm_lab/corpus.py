@@ -1,6 +1,7 @@
-"""The lab's corpus: caps, sentences, the deterministic held-out split, domain words and probes.
+"""The lab's corpus: the bundled samples, caps, sentences, the deterministic held-out split, domain words and probes.
 
-Pure functions on text and a tokenizer; no model runs here.
+Pure functions on text and a tokenizer; no model runs here. Words are English words (letters) and Chinese words
+as jieba segments them (playground.masking.segment, the segmenter of Chinese whole-word masking).
 """
 
 from __future__ import annotations
@@ -14,16 +15,50 @@ from pathlib import Path
 
 from playground import checks
 from playground.errors import InputError
-from playground.text_units import stands_alone
+from playground.masking import segment
+from playground.text_units import is_cjk, stands_alone
 
 MAX_CORPUS_CHARS = 200_000  # a pasted or uploaded corpus larger than this is refused
 MAX_UPLOAD_BYTES = MAX_CORPUS_CHARS * 3  # UTF-8: 3 bytes per Chinese character, so a full Chinese corpus still fits
 MIN_SENTENCES = 10  # fewer and there is nothing to hold out
 MAX_SENTENCE_CHARS = 400  # longer lines are cut (the model reads 64 tokens per sentence in the lab)
 HELD_OUT_FRACTION = 0.1
-SAMPLE = Path(__file__).resolve().parents[2] / "assets" / "mlm_lab" / "medicine.txt"
-SAMPLE_SOURCE = "Princeton WordNet 3.0 glosses and examples (WordNet 3.0 licence, assets/mlm_lab/LICENSE-WordNet)"
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "mlm_lab"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A bundled sample corpus: one row per sample."""
+
+    key: str
+    file: str  # under assets/mlm_lab (the lab's code script reads it from there too)
+    source: str  # where its text comes from, under which licence
+    base: str  # a bundled masked LM that reads its language
+
+
+SAMPLES = {
+    s.key: s
+    for s in (
+        Sample(
+            "medicine",
+            "medicine.txt",
+            "Princeton WordNet 3.0 glosses and examples (WordNet 3.0 licence, assets/mlm_lab/LICENSE-WordNet)",
+            "minilm-mlm",
+        ),
+        Sample(
+            "gimp-zh",
+            "gimp-zh.txt",
+            "the GIMP 2 user manual in Simplified Chinese, Debian gimp-help-zh-cn (GFDL 1.2+, no invariant sections; "
+            "assets/mlm_lab/LICENSE-GIMP-help)",
+            "e5-mlm",
+        ),
+    )
+}
+SAMPLE = ASSETS / SAMPLES["medicine"].file
+SAMPLE_SOURCE = SAMPLES["medicine"].source
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+MIN_ENGLISH_LETTERS = 4  # shorter English words are mostly function words
+MIN_CHINESE_CHARS = 2  # one character is a morpheme more than a word
 # A sentence ends at . ! ? followed by a space, or at a full-width 。！？ (Chinese puts no space after them).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 
@@ -43,9 +78,11 @@ def human_size(n_bytes: int) -> str:
     return f"{max(1, round(n_bytes / 1000))} KB"
 
 
-def sample_corpus() -> str:
-    """The bundled medicine corpus (WordNet glosses about diseases, organs, drugs)."""
-    return SAMPLE.read_text(encoding="utf-8")
+def sample_corpus(key: str = "medicine") -> str:
+    """A bundled sample corpus: "medicine" (WordNet glosses about diseases, organs, drugs) or "gimp-zh" (the GIMP
+    manual in Chinese)."""
+    key = checks.choice(key, "sample", SAMPLES)
+    return (ASSETS / SAMPLES[key].file).read_text(encoding="utf-8")
 
 
 def sentences(text: str) -> list[str]:
@@ -112,7 +149,7 @@ class DomainWord:
 class Probe:
     sentence: str  # the held-out sentence, with its word in place
     word: str  # the domain word that is masked
-    start: int  # character span of the word in `sentence`
+    start: int  # character span of the hidden part in `sentence` (the word, or a Chinese word's last character)
     end: int
 
     @property
@@ -120,17 +157,40 @@ class Probe:
         return self.sentence[: self.start] + "[MASK]" + self.sentence[self.end :]
 
 
+def is_chinese(word: str) -> bool:
+    return all(is_cjk(c) for c in word)
+
+
+def hidden_part(word: str) -> str:
+    """What a probe hides of a domain word: an English word whole; a Chinese word's last character (图层 -> 图[MASK]),
+    as Chinese BERTs read one character per token and a student masks one character."""
+    return word[-1] if is_chinese(word) else word
+
+
+def words_in(sentence: str) -> list[tuple[str, int, int]]:
+    """(word, start, end) of each English word (letters, 4 or more) and each Chinese word (jieba's, 2 characters or
+    more, all CJK) in `sentence`. English words are lower-cased."""
+    out = [(m.group().lower(), m.start(), m.end()) for m in _WORD.finditer(sentence) if len(m.group()) >= MIN_ENGLISH_LETTERS]
+    if segment.has_chinese(sentence):
+        for start, end in segment.words(sentence):
+            word = sentence[start:end]
+            if len(word) >= MIN_CHINESE_CHARS and is_chinese(word):
+                out.append((word, start, end))
+    return sorted(out, key=lambda w: w[1])
+
+
 def domain_words(
     train: list[str], general_rank: dict[str, int] | None, single_token, k: int = 12, min_count: int = 3
 ) -> list[DomainWord]:
     """Words frequent in the corpus and rare in general text: count x general rank, largest first.
 
-    `general_rank` maps a lower-case word to its frequency rank in general text (1 = "the"); a word
-    missing from it counts as rank len+1. `single_token(word)` says whether the model reads the word as
-    one token (only those get a rank and probability at a mask). Words in the 1,000 most frequent
-    general words are never domain words.
+    `general_rank` maps a lower-case word to its frequency rank in general text (1 = "the"; Chinese words by
+    their own ranks, playground.mlm_lab.lab.general_ranks); a word missing from it counts as rank len+1.
+    `single_token(word)` says whether the model reads the word's hidden part (`hidden_part`) as one token (only
+    those get a rank and probability at a mask). Words in the 1,000 most frequent general words are never
+    domain words.
     """
-    counts = Counter(w.lower() for s in train for w in _WORD.findall(s) if len(w) >= 4)
+    counts = Counter(w for s in train for w, _, _ in words_in(s))
     ranks = general_rank or {}
     unseen = len(ranks) + 1
 
@@ -149,14 +209,15 @@ def domain_words(
 
 
 def probes(held: list[str], words: list[DomainWord], per_word: int = 1) -> list[Probe]:
-    """For each domain word, its first held-out sentence containing it (whole word, any case)."""
+    """For each domain word, its first held-out sentence containing it as a word (any case; Chinese: a jieba word),
+    the span of its hidden part marked."""
     out = []
     for dw in words:
         found = 0
         for sentence in held:
-            m = re.search(rf"\b{re.escape(dw.word)}\b", sentence, flags=re.IGNORECASE)
-            if m:
-                out.append(Probe(sentence, dw.word, m.start(), m.end()))
+            at = next(((a, b) for w, a, b in words_in(sentence) if w == dw.word), None)
+            if at:
+                out.append(Probe(sentence, dw.word, at[1] - len(hidden_part(dw.word)), at[1]))
                 found += 1
                 if found == per_word:
                     break

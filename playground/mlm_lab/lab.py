@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from playground import availability, checks
 from playground.errors import InputError
@@ -44,8 +45,7 @@ class LabRequest:
     settings: LabSettings = LabSettings()
 
 
-@functools.lru_cache(maxsize=1)
-def general_ranks() -> tuple[dict[str, int], str]:
+def _english_ranks() -> tuple[dict[str, int], str]:
     """Frequency rank of each word in general English (the bundled GloVe 6B's vocabulary order), and its name."""
     try:
         spec = get_spec("glove")
@@ -59,6 +59,32 @@ def general_ranks() -> tuple[dict[str, int], str]:
         return {w: i + 1 for i, w in enumerate(words)}, spec.hf_id
     except (ValueError, OSError):
         return {}, ""
+
+
+def _chinese_ranks() -> tuple[dict[str, int], str]:
+    """Frequency rank of each Chinese word in jieba's dictionary (its counts, largest first), and its name."""
+    try:
+        import jieba
+
+        path = Path(jieba.__file__).parent / "dict.txt"
+        counts = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            word, count, *_ = line.split(" ")
+            if corpus_mod.is_chinese(word):
+                counts.append((-int(count), word))
+        return {w: i + 1 for i, (_, w) in enumerate(sorted(counts))}, "jieba dict.txt"
+    except (ImportError, OSError, ValueError):
+        return {}, ""
+
+
+@functools.lru_cache(maxsize=1)
+def general_ranks() -> tuple[dict[str, int], str]:
+    """Each word's frequency rank in general text of its language (English: GloVe 6B; Chinese: jieba's
+    dictionary), and the references' names. The two vocabularies share no word (letters vs CJK characters)."""
+    english, en_name = _english_ranks()
+    chinese, zh_name = _chinese_ranks()
+    english = {w: r for w, r in english.items() if not corpus_mod.is_chinese(w)}
+    return {**english, **chinese}, " + ".join(n for n in (en_name, zh_name) if n)
 
 
 def check_base(key: str) -> None:
@@ -104,7 +130,10 @@ def run_mlm_lab(
         raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=base.spec.label)
 
     def single_token(word: str) -> bool:
-        return len(tok.tokenize(" " + word)) == 1
+        """The model reads the part a probe hides as one token (the word, or a Chinese word's last character)."""
+        hidden = corpus_mod.hidden_part(word)
+        pieces = tok.tokenize(" " + word)
+        return len(pieces) == 1 if hidden == word else tok.convert_tokens_to_string(pieces[-1:]).strip() == hidden
 
     candidates = corpus_mod.domain_words(train_texts, ranks, single_token, k=4 * DOMAIN_WORDS)
     located, rows_src = [], []

@@ -57,7 +57,14 @@ def end_session(token: str | None) -> None:
 
 
 LEARNING_RATES = [("0.00001", 1e-5), ("0.00003", 3e-5), ("0.0001", 1e-4), ("0.0003", 3e-4), ("0.001", 1e-3)]
-SOURCES = [("mlm_lab.source_sample", "sample"), ("mlm_lab.source_paste", "paste"), ("mlm_lab.source_upload", "upload")]
+SAMPLE_SOURCES = {"sample": "medicine", "sample_zh": "gimp-zh"}  # the radio's value -> corpus.SAMPLES key
+SAMPLE_INFO = {"sample": "mlm_lab.sample_info", "sample_zh": "mlm_lab.sample_zh_info"}
+SOURCES = [
+    ("mlm_lab.source_sample", "sample"),
+    ("mlm_lab.source_sample_zh", "sample_zh"),
+    ("mlm_lab.source_paste", "paste"),
+    ("mlm_lab.source_upload", "upload"),
+]
 
 
 def _default_base() -> str | None:
@@ -67,8 +74,8 @@ def _default_base() -> str | None:
 
 def corpus_text(source: str, pasted: str | None, upload: str | None, lang: str) -> str:
     """The corpus the user chose, as text (the sample, the pasted text, or the uploaded file, size-checked first)."""
-    if source == "sample":
-        return corpus_mod.sample_corpus()
+    if source in SAMPLE_SOURCES:
+        return corpus_mod.sample_corpus(SAMPLE_SOURCES[source])
     if source == "upload":
         if not upload:
             return ""
@@ -234,6 +241,7 @@ def mlm_lab_api(
     max_seconds: float = 120.0,
     seed: int = 0,
     lang: str = "en",
+    sample: str = "medicine",
     client: gr.Request = None,
 ) -> Iterator[dict]:
     """Fine-tune `base` on `corpus` (or the sample): streams {phase, queue_position, step, train_loss, held_loss}
@@ -244,7 +252,7 @@ def mlm_lab_api(
 
     Args:
         corpus: training text, at most 200,000 characters (one sentence per line is best).
-        use_sample: train on the bundled medicine sample instead of `corpus`.
+        use_sample: train on a bundled sample (`sample`) instead of `corpus`.
         base: the masked LM to fine-tune ("minilm-mlm", or a hub masked LM when online).
         whole_word: mask whole words (all their pieces together).
         mlm_probability: the share of tokens masked, from 0 to 1.
@@ -253,10 +261,13 @@ def mlm_lab_api(
         max_seconds: 5 to 300 seconds.
         seed: a whole number from 0 to 2**32 - 1.
         lang: "en" or "zh", the language of messages and labels in the result.
+        sample: which sample `use_sample` reads: "medicine" (English, WordNet definitions) or "gimp-zh" (Chinese,
+            the GIMP manual; train it on "e5-mlm").
     """
     with friendly_errors(lang):
-        sample = checks.flag(use_sample, "use_sample")
-    text = corpus_mod.sample_corpus() if sample else corpus
+        use = checks.flag(use_sample, "use_sample")
+        sample = checks.choice(sample, "sample", corpus_mod.SAMPLES)  # checked even when unused: a typo is told
+        text = corpus_mod.sample_corpus(sample) if use else corpus
     request = _request(text, base, whole_word, mlm_probability, learning_rate, max_steps, max_seconds, seed, lang)
     token = sessions.new_token()
     job = _submit(request, token, client, lang)
@@ -284,7 +295,8 @@ def code_request(source, pasted, upload, base, whole_word, prob, lr, steps, seco
     """The Code panel's view and parameters: /mlm_lab_train's, with the corpus file the script reads."""
     corpus_file = Path(upload).name if source == "upload" and upload else None
     params = {
-        "use_sample": source == "sample",
+        "use_sample": source in SAMPLE_SOURCES,
+        **({"sample": SAMPLE_SOURCES[source]} if source in SAMPLE_SOURCES else {}),
         "base": base,
         "whole_word": whole_word,
         "mlm_probability": prob,
@@ -304,7 +316,7 @@ def buttons_after(token: str | None) -> tuple:
 
 def build_tab(ui: UIContext) -> Shared:
     loc = ui.loc
-    n_sample = len(corpus_mod.sentences(corpus_mod.sample_corpus()))
+    n_sample = {src: len(corpus_mod.sentences(corpus_mod.sample_corpus(key))) for src, key in SAMPLE_SOURCES.items()}
     loc.add(gr.Markdown(t("mlm_lab.intro", "en")), value="mlm_lab.intro")
     with gr.Row():
         with gr.Column(scale=3):
@@ -313,10 +325,13 @@ def build_tab(ui: UIContext) -> Shared:
                 label="mlm_lab.corpus_source",
                 choices=lambda lang: [(t(k, lang), v) for k, v in SOURCES],
             )
-            sample_info = loc.add(
-                gr.Markdown(t("mlm_lab.sample_info", "en", n=n_sample)),
-                value=lambda lang: t("mlm_lab.sample_info", lang, n=n_sample),
-            )
+            sample_info = {
+                src: loc.add(
+                    gr.Markdown(t(key, "en", n=n_sample[src]), visible=src == "sample"),
+                    value=lambda lang, key=key, n=n_sample[src]: t(key, lang, n=n),
+                )
+                for src, key in SAMPLE_INFO.items()
+            }
             pasted = loc.add(
                 gr.Textbox(
                     label=t("mlm_lab.paste", "en"),
@@ -424,9 +439,10 @@ def build_tab(ui: UIContext) -> Shared:
     last = gr.State(None)  # this session's last LabResult (redrawn on a language switch)
 
     def show_source(choice):
-        return gr.update(visible=choice == "sample"), gr.update(visible=choice == "paste"), gr.update(visible=choice == "upload")
+        infos = [gr.update(visible=choice == src) for src in SAMPLE_INFO]
+        return *infos, gr.update(visible=choice == "paste"), gr.update(visible=choice == "upload")
 
-    source.change(show_source, source, [sample_info, pasted, upload], api_visibility="private", queue=False)
+    source.change(show_source, source, [*sample_info.values(), pasted, upload], api_visibility="private", queue=False)
     panels = [state, plot, summary, probes, domain_plot, domain_note, domain]
     settings = [source, pasted, upload, base, whole_word, prob, lr, steps, seconds, seed, ui.lang]
     checked = train.click(lambda tok: tok or sessions.new_token(), token, token, api_visibility="private", queue=False).then(

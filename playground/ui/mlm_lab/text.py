@@ -4,17 +4,28 @@ STRINGS = {
     "mlm_lab.tab": ("MLM lab", "MLM 实验室"),
     "mlm_lab.intro": (
         "**Fine-tune a masked LM on your own corpus.** BERT was pre-trained by filling in masked words of general text. "
-        "Continue that same objective on a small domain corpus (the sample is medical definitions) and the model's "
+        "Continue that same objective on a small domain corpus (the samples: medical definitions in English, the GIMP "
+        "manual in Chinese) and the model's "
         "guesses for the domain's own words change. 10 % of the sentences are held out (chosen by the seed): the "
         "model never trains on them, so the held-out loss and the probes below measure what it *learned*, not what it "
         "memorised. One training runs at a time on this server; yours is private to this browser session.",
         "**在你自己的语料上微调掩码语言模型。** BERT 的预训练就是在通用文本里填被遮住的词。"
-        "在一个小的领域语料上继续同样的目标（示例语料是医学释义），模型对该领域词汇的猜测就会改变。"
+        "在一个小的领域语料上继续同样的目标（示例语料：英文的医学释义、中文的 GIMP 手册），模型对该领域词汇的猜测就会改变。"
         "10% 的句子被留出（由随机种子决定）：模型从不在它们上训练，所以下面的留出损失和探针句衡量的是它*学到*的，"
         "而不是*背下*的。本服务器一次只运行一个训练；你的模型只属于这个浏览器会话。",
     ),
     "mlm_lab.corpus_source": ("Corpus", "语料"),
     "mlm_lab.source_sample": ("Sample: medicine (WordNet definitions)", "示例：医学（WordNet 释义）"),
+    "mlm_lab.source_sample_zh": ("Sample: GIMP manual (Chinese)", "示例：GIMP 手册（中文）"),
+    "mlm_lab.sample_zh_info": (
+        "{n} sentences from the GIMP 2 user manual in Simplified Chinese (Debian gimp-help-zh-cn; GNU FDL 1.2 or later, "
+        "the GIMP Documentation Team): image-editing words such as 图层 (layer), 滤镜 (filter), 笔刷 (brush). Chinese only: "
+        "choose a base model that reads Chinese, such as e5-mlm, which never saw this text. Chinese words are found by "
+        "jieba; a probe hides a word's last character (图层 → 图[MASK]).",
+        "{n} 个句子，取自简体中文版 GIMP 2 用户手册（Debian gimp-help-zh-cn；GNU FDL 1.2 或更高版本，GIMP 文档团队）："
+        "图层、滤镜、笔刷等图像编辑词汇。仅中文：请选择能读中文的基础模型，例如 e5-mlm（它从未见过这些文本）。"
+        "中文词语由 jieba 分词找出；探针句遮住词语的最后一个字（图层 → 图[MASK]）。",
+    ),
     "mlm_lab.source_paste": ("Paste text", "粘贴文本"),
     "mlm_lab.source_upload": ("Upload a .txt file", "上传 .txt 文件"),
     "mlm_lab.sample_info": (
@@ -119,18 +130,21 @@ STRINGS = {
     "mlm_lab.col_p_before": ("p before", "训练前概率"),
     "mlm_lab.col_p_after": ("p after", "训练后概率"),
     "mlm_lab.col_count": ("count in corpus", "语料中出现次数"),
-    "mlm_lab.col_general": ("rank in general English", "通用英语词频名次"),
-    "mlm_lab.not_in_general": ("not in top 400k", "不在前 40 万"),
+    "mlm_lab.col_general": ("rank in general text", "通用文本词频名次"),
+    "mlm_lab.not_in_general": ("not in the reference", "不在参考词表中"),
     "mlm_lab.domain": (
         "The corpus's domain words: rank at a held-out mask, before and after",
         "语料的领域词：在留出句掩码处的名次，训练前后",
     ),
     "mlm_lab.domain_note": (
-        "Domain words are frequent in this corpus but rare in general English ({reference}: its vocabulary is ordered by "
-        "frequency). Each is hidden in one held-out sentence; the rank is the position of the true word among all "
-        "{vocab} tokens (1 = the model's first guess). Only words the model reads as a single token are listed.",
-        "领域词在本语料中常见，但在通用英语中少见（{reference}：其词表按词频排序）。每个词在一个留出句中被遮住；"
-        "名次是正确词在全部 {vocab} 个词元中的位置（1 = 模型的第一猜测）。只列出模型当作单个词元读取的词。",
+        "Domain words are frequent in this corpus but rare in general text ({reference}: English words by GloVe's "
+        "vocabulary, ordered by frequency; Chinese words, as jieba segments them, by jieba's dictionary counts). Each is "
+        "hidden in one held-out sentence (a Chinese word at its last character); the rank is the position of the true "
+        "token among all {vocab} tokens (1 = the model's first guess). Only words whose hidden part the model reads as "
+        "a single token are listed.",
+        "领域词在本语料中常见，但在通用文本中少见（{reference}：英文词按 GloVe 词表的词频顺序；中文词按 jieba 分词，"
+        "以 jieba 词典的词频排序）。每个词在一个留出句中被遮住（中文词遮住最后一个字）；名次是正确词元在全部 {vocab} "
+        "个词元中的位置（1 = 模型的第一猜测）。只列出被遮住部分是模型的单个词元的词。",
     ),
     "mlm_lab.rank_axis": (
         "rank of the hidden word (log scale; 1 = first guess, further right is better)",
