@@ -5,6 +5,7 @@ import types
 
 import pytest
 
+import app  # noqa: F401  (its tabs import every backend module: every entry is declared, as in the server before install)
 from playground import device
 from playground.ui.common import gpu
 
