@@ -448,6 +448,12 @@ def _cache(name: str) -> BoundedCache:
         return _caches[name]
 
 
+def hold_at_least(count: int) -> None:
+    """The model cache keeps at least `count` models from now on (PLAYGROUND_MAX_MODELS, raised when smaller): the
+    models preloaded at start all stay, instead of the last ones loaded evicting the first."""
+    _cache("models").reserve(count)
+
+
 def load(key: str, on_load: OnLoad | None = None) -> LoadedModel:
     """The model for `key`, loaded on first use and kept in the bounded cache: the one load path."""
     spec = get_spec(key)  # refuse unknown keys before touching the cache
