@@ -157,3 +157,36 @@ def test_bundles_are_installed_on_a_space_only_when_missing(monkeypatch):
         and "--no-deps" in command
         and command[-1].endswith("requirements-offline.txt")
     )
+
+
+# "1 to 20", "0 (off) to 1,000", "2 or 3", "at most 10", "0 or more", "from -100 to 100", "above 0"
+RANGE = re.compile(r"-?\d[\d,.]*( \([^)]*\))?\s*(to|and|or)\s*-?\d|at most -?\d|-?\d[\d,.]* or more|from -?\d|above -?\d")
+
+
+def test_every_mcp_tool_parameter_is_described_from_its_args_block_with_its_range():
+    """What the MCP server tells an assistant: Gradio reads each tool's parameter descriptions from the function's
+    `Args:` block (gradio.utils.get_function_description); a number's description states its allowed range."""
+    import inspect
+
+    import app
+    from gradio.utils import get_function_description
+
+    demo = app.build_app()
+    tools = {
+        fn.api_name: fn.fn
+        for fn in demo.fns.values()
+        if fn.api_name and fn.fn is not None and getattr(fn, "api_visibility", "public") == "public"
+    }
+    tools = {name: fn for name, fn in tools.items() if name not in mcp.NOT_TOOLS}
+    assert {"fill_mask", "polysemy", "masking", "next_token", "generate", "attention", "elmo_bilm", "code"} <= set(tools)
+    missing = []
+    for name, fn in tools.items():
+        description, described, _ = get_function_description(fn)
+        if not description or "README" in description:
+            missing.append(f"{name}: description {description!r}")
+        for param, spec in inspect.signature(fn).parameters.items():
+            text = described.get(param, "")
+            number = str(spec.annotation).split(" |")[0] in ("int", "float")
+            if not text or (number and not RANGE.search(text)):
+                missing.append(f"{name}.{param}: {text!r}")
+    assert not missing, missing
