@@ -190,3 +190,25 @@ def test_every_mcp_tool_parameter_is_described_from_its_args_block_with_its_rang
             if not text or (number and not RANGE.search(text)):
                 missing.append(f"{name}.{param}: {text!r}")
     assert not missing, missing
+
+
+def test_the_container_runs_offline_as_a_user_on_the_fronts_python():
+    """What the Dockerfile promises (docs/hosting.md), read from it: the image is not built here (no registry to
+    pull its base from), so at least its recipe is held to the promise."""
+    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines() if line.strip()]
+    steps = [line for line in lines if not line.startswith("#")]
+    base = next(line for line in steps if line.startswith("FROM "))
+    assert base.startswith("FROM python:" + ".".join(front_matter()["python_version"].split(".")[:2]))
+    users = [i for i, line in enumerate(steps) if line.startswith("USER ")]
+    cmd = next(i for i, line in enumerate(steps) if line.startswith("CMD "))
+    assert users and users[-1] < cmd and steps[users[-1]] != "USER root"  # the server never runs as root
+    final_env = " ".join(line for line in steps[users[-1] :] if line.startswith("ENV "))
+    assert "HF_HUB_OFFLINE=1" in final_env and "GRADIO_SERVER_NAME=0.0.0.0" in final_env
+    for line in steps:  # every file it names to copy is in the repository
+        sources = [word for word in line.split()[1:-1] if not word.startswith("--")] if line.startswith("COPY ") else []
+        assert all((ROOT / name).exists() for name in sources), line
+    build = "\n".join(steps)
+    assert "requirements-local.txt" in build and "--no-deps -r requirements-offline.txt" in build
+    assert "scripts/convert_e5.py" in build  # the bundled models converted at build, not at a student's click
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv*/", "test-artifacts/"} <= set(ignored)  # a 5 GB .venv312 never enters the image
