@@ -212,3 +212,12 @@ def test_the_container_runs_offline_as_a_user_on_the_fronts_python():
     assert "scripts/convert_e5.py" in build  # the bundled models converted at build, not at a student's click
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv*/", "test-artifacts/"} <= set(ignored)  # a 5 GB .venv312 never enters the image
+
+
+def test_the_licence_lists_every_bundled_model():
+    from playground.registry import registry
+
+    text = (ROOT / "LICENSE").read_text()
+    bundled = [spec.key for spec in registry().values() if spec.source == "bundled"]
+    assert len(bundled) >= 7 and all(f"[{key}]" in text for key in bundled), bundled
+    assert "LICENSE-WordNet" in text and (ROOT / "assets/mlm_lab/LICENSE-WordNet").is_file()
