@@ -233,7 +233,8 @@ def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
     where = availability.check(spec)
     if not where.ok:
         raise RuntimeError(f"{spec.label} is unavailable: {where.reason}")
-    return spec.hf_id, {"local_files_only": where.where == "hub cache" and not availability.hub_reachable()}
+    options = {"local_files_only": where.where == "hub cache" and not availability.hub_reachable()}
+    return spec.hf_id, options | ({"revision": spec.revision} if spec.revision else {})
 
 
 OnLoad = Callable[[ModelSpec], None]  # told before a slow first load starts (the UI shows a progress message)

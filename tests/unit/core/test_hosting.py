@@ -36,8 +36,13 @@ def test_preload_pins_a_revision_and_only_the_files_the_app_loads():
     repos = {repo for repo, *_ in entries}
     assert {"google-bert/bert-base-uncased", "FacebookAI/roberta-base", "google-bert/bert-base-chinese"} <= repos
     assert {"openai-community/gpt2", "uer/gpt2-chinese-cluecorpussmall"} <= repos
+    from playground.registry import registry
+
     for repo, files, revision in entries:
         assert re.fullmatch(r"[0-9a-f]{40}", revision), repo
+        # the app loads the very commit the Space preloaded (else a newer `main` is downloaded at the first click)
+        loaded = {spec.revision for spec in registry().values() if spec.hf_id == repo}
+        assert loaded == {revision}, (repo, loaded)
         names = files.split(",")
         assert "config.json" in names and any(n.endswith((".safetensors", ".bin")) for n in names), repo
         assert not any(n.startswith(("tf_", "flax_", "rust_")) or n.endswith((".h5", ".msgpack", ".onnx")) for n in names)
