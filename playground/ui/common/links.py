@@ -239,6 +239,24 @@ class Navigator:
         self.navigation = frozenset([tabs, switch.current, *params])  # what the student changes (see `cumulative`)
         self.progress_on = _unique([c for link in runs for c in link.progress_on]) or None
 
+    def scope(self, tab_id: str | None) -> tuple[set[Any], list[Any]]:
+        """The inputs and outputs of an in-app link to `tab_id` (in the page's language): that tab's and the header's.
+
+        Gradio rebuilds the component of every output an update leaves out (see `LangSwitch.scope`): with the whole
+        page as outputs, each update of a link cost the server ~0.3 s before anything it sent (bench/link_server.py).
+        """
+        shared = self.shared.get(tab_id) if tab_id else None
+        if shared is None:
+            return self.inputs, self.outputs
+        run_steps = shared.run.steps if shared.run is not None else ()
+        after = list(shared.run.after) if shared.run is not None else []
+        lang_inputs, lang_outputs = self.switch.scope(tab_id)
+        params = list(shared.params.values())
+        inputs = {self.lang, *params, *(c for step in run_steps for c in step.inputs), *lang_inputs}
+        outputs = [self.tabs, self.lang, self.address, self.switch.current, *params, shared.restored]
+        outputs += [*(c for step in run_steps for c in step.outputs), *after, *lang_outputs]
+        return inputs, _unique(outputs)
+
     def updates(self, query: Mapping[str, str], values: dict[Any, Any], lang: str, progress: Any) -> Iterator[dict]:
         """Everything a link changes: the language, the tab, its inputs (at once), then its view's result."""
         tab_id = query.get("tab")
@@ -302,7 +320,11 @@ class Navigator:
         loaded = demo.load(self.on_load, self.inputs, self.outputs, **events)
         loaded.then(None, None, None, js=SHOWN)  # also in case the first update did not come (an error)
         for button, query in buttons:
-            button.click(self.follow(query), self.inputs, self.outputs, **events)
+            tab_id = parse_query(query).get("tab")
+            inputs, outputs = self.scope(tab_id)
+            shared = self.shared.get(tab_id) if tab_id else None
+            on = list(shared.run.progress_on) if shared is not None and shared.run is not None else []
+            button.click(self.follow(query), inputs, outputs, **(events | {"show_progress_on": on or self.progress_on}))
         # The first update of a link sets `address`: the page is then drawn in its language (assets/lang_first.html
         # hid a Chinese page until now), and the address bar shows the share link of the view (no reload).
         replace = (

@@ -178,6 +178,19 @@ def test_a_link_sends_its_inputs_as_plain_values_and_only_a_relabel_as_an_update
     assert zh[page.number]["label"] == "运行" and zh[page.number]["value"] == 2  # relabelled: one update
 
 
+def test_an_in_app_link_lists_only_its_tab_and_the_header_and_runs_within_them():
+    # Gradio rebuilds every output an update leaves out: a link listing the whole page cost ~0.3 s per update.
+    page = _page()
+    inputs, outputs = page.nav.scope("a")
+    assert page.other not in outputs and page.result in outputs and page.number in outputs and page.title in outputs
+    assert len(outputs) < len(page.nav.outputs)
+    values = {c: v for c, v in _values(page, {page.lang: "zh"}).items() if c in inputs}  # what Gradio sends it
+    updates = list(page.nav.follow("tab=a&n=4")(values, progress=None))
+    assert all(set(update) <= set(outputs) for update in updates)
+    assert _sent(_last(updates), page.number) == 4 and page.calls == [(4, "hello", "zh")]
+    assert page.nav.scope("b")[1] != outputs and page.nav.scope(None) == (page.nav.inputs, page.nav.outputs)
+
+
 def test_every_update_of_a_link_repeats_what_earlier_ones_sent():
     # Gradio diffs a stream against its previous yield; a component left out is "no change" there, and when two
     # yields land in one tick the browser applies only the later: the plot sent first was lost (a blank view).
