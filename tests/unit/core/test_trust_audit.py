@@ -113,3 +113,26 @@ def test_the_positional_view_hides_the_layer_head_and_query_controls_it_does_not
     merged = {k: v for update in run_link(shared.run, values) for k, v in update.items()}
     sliders = _by_id(demo, "attention-sliders")
     assert merged[sliders]["visible"] is shown
+
+
+def test_the_albert_lesson_quotes_the_count_the_bar_shows_and_calls_the_papers_figures_rounded():
+    # The lesson said "110 M" beside a bar reading 109.5 M.
+    from playground.inside import params
+    from playground.runtime import Runtime
+
+    bert = params.run_params(params.ParamsRequest("bert-base", 128, "none"), Runtime()).models[0]
+    shown = f"{bert.total / 1e6:.1f}"
+    en, zh = t("lessons.albert.body", "en"), t("lessons.albert.body", "zh")
+    assert f"{shown} M" in en and "110 M" in en and "108 M" in en
+    assert f"{bert.total / 1e8:.3f} 亿" in zh and "1.1 亿" in zh and "1.08 亿" in zh
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_elmo_lesson_and_tab_name_the_raw_scores_w_and_the_weights_s_alike(lang):
+    # The lesson wrote w where the tab's sliders said s: both now read s = softmax(w), the sliders being w.
+    from playground.lessons import LESSONS
+
+    (elmo,) = [lesson for lesson in LESSONS if lesson.key == "elmo"]
+    assert r"s = \mathrm{softmax}(w)" in elmo.formula
+    assert all(t(f"elmo.mix.s{j}", lang).startswith(f"w{'₀₁₂'[j]}") for j in range(3))
+    assert "s = softmax(w)" in t("elmo.mix.weights", lang)
