@@ -351,7 +351,7 @@ def build_tab(ui) -> Any:
     # A link shows the mix it describes, in its own event.
     steps = (
         Step(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state]),
-        Step(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs),
+        Step(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, joins=True),
         mix_code.link_step,
     )
     return shared.running(LinkRun(steps, reveal(mix_hint, [mix_area, files_area]), (mix_hint,)))
