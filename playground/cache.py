@@ -78,6 +78,11 @@ class BoundedCache:
         with self._lock:
             self._items.clear()
 
+    def reserve(self, size: int) -> None:
+        """Hold at least `size` values from now on (never shrinks: what it holds stays)."""
+        with self._lock:
+            self.capacity = max(self.capacity, int(size))
+
     def discard(self, key: Hashable) -> None:
         with self._lock:
             self._items.pop(key, None)

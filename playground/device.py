@@ -26,6 +26,7 @@ import io
 import multiprocessing
 import os
 import pickle
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -176,6 +177,7 @@ def _call_generator(item: Entry, args: tuple, kwargs: dict) -> Iterator:
         yield from item.fn(*args, **kwargs)
         return
     _count(item, duration(item, *args, **kwargs))
+    source = None
     try:
         source = (
             _emulate(_carry_generator(item.fn), args, kwargs, generator=True)
@@ -189,6 +191,12 @@ def _call_generator(item: Entry, args: tuple, kwargs: dict) -> Iterator:
     except Exception as exc:
         _note_failure(exc)
         raise
+    finally:
+        # Stopped early (a refusal raised above, the student cancelled): end the GPU call now. Left to the garbage
+        # collector -- the raised error's traceback keeps it alive -- the emulation's pipe and worker stayed open.
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
 
 
 # An InputError crosses back as this value (spaces re-raises only gradio's own errors with their message).
@@ -246,9 +254,12 @@ class _StrictPickler(pickle.Pickler):
     """pickle, refusing tensors on an accelerator: on ZeroGPU no CUDA tensor may outlive the call."""
 
     def reducer_override(self, obj: Any) -> Any:
-        device = getattr(obj, "device", None)
-        if type(obj).__module__.startswith("torch") and getattr(device, "type", "cpu") not in ("cpu", "meta"):
-            raise CannotCross(f"a tensor on {device} cannot cross the GPU boundary; move it to the CPU first")
+        torch = sys.modules.get("torch")
+        # Tensors and generators only: a storage's `.device` warns that TypedStorage is deprecated (its tensor, met
+        # first, was already checked).
+        if torch is not None and isinstance(obj, (torch.Tensor, torch.Generator)):
+            if obj.device.type not in ("cpu", "meta"):
+                raise CannotCross(f"a tensor on {obj.device} cannot cross the GPU boundary; move it to the CPU first")
         return NotImplemented
 
 
@@ -319,4 +330,5 @@ def _emulate(fn: Callable, args: tuple, kwargs: dict, generator: bool) -> Any:
 
     if generator:
         return messages()
-    return next(iter(messages()))
+    (value,) = messages()  # read to its end: the pipe closed and the worker joined before the value is returned
+    return value

@@ -233,7 +233,8 @@ def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
     where = availability.check(spec)
     if not where.ok:
         raise RuntimeError(f"{spec.label} is unavailable: {where.reason}")
-    return spec.hf_id, {"local_files_only": where.where == "hub cache" and not availability.hub_reachable()}
+    options = {"local_files_only": where.where == "hub cache" and not availability.hub_reachable()}
+    return spec.hf_id, options | ({"revision": spec.revision} if spec.revision else {})
 
 
 OnLoad = Callable[[ModelSpec], None]  # told before a slow first load starts (the UI shows a progress message)
@@ -446,6 +447,12 @@ def _cache(name: str) -> BoundedCache:
             size = settings.current().max_models if name == "models" else 16
             _caches[name] = BoundedCache(size, name)
         return _caches[name]
+
+
+def hold_at_least(count: int) -> None:
+    """The model cache keeps at least `count` models from now on (PLAYGROUND_MAX_MODELS, raised when smaller): the
+    models preloaded at start all stay, instead of the last ones loaded evicting the first."""
+    _cache("models").reserve(count)
 
 
 def load(key: str, on_load: OnLoad | None = None) -> LoadedModel:

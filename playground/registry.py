@@ -37,6 +37,7 @@ class ModelSpec:
     urls: tuple[str, ...] = ()  # source="url": the files to download (once, into models.cache_dir()/key)
     overlay: str = ""  # safetensors under assets/ loaded over the bundle's weights (parts trained here, e.g. an MLM head)
     num_layers: int = 0  # keep only the first N encoder layers of the weights (0: all); e5-mlm reads a middle layer
+    revision: str = ""  # hub models: the commit loaded ("" = the repo's main); a Space preloads this very one
 
     def speaks(self, lang: str) -> bool:
         return lang in self.languages
@@ -47,18 +48,45 @@ class ModelSpec:
 LAB_MODEL_KEY = "your-lab-model"
 
 _EN, _ZH, _EN_ZH = ("en",), ("zh",), ("en", "zh")
+# The lessons' default hub models are pinned to one commit each: a Space preloads exactly these files at build
+# (README front matter, `preload_from_hub`, held equal by tests/unit/core/test_hosting.py) and the app loads the same
+# commit, so a later change on the hub's `main` neither bypasses the preload nor changes the lessons' numbers.
+_BERT = "86b5e0934494bd15c9632b12f734a8a67f723594"
+_ROBERTA = "e2da8e2f811d1448a5b465c236feacd80ffbac7b"
+_BERT_CHINESE = "8f23c25b06e129b6c986331a13d8d025a92cf0ea"
+_GPT2 = "607a30d783dfa663caf39e06633721c8d4cfcd7e"
+_GPT2_CHINESE = "c2c0249d8a2731f269414cc3b22dff021f8e07a3"
 _ELMO_S3 = "https://s3-us-west-2.amazonaws.com/allennlp/models/elmo"
 
 BUILTIN = [
     # Real hub models: what users get online.
-    ModelSpec("bert", "google-bert/bert-base-uncased", "masked", "BERT", "BERT base (uncased)", model_type="bert"),
-    ModelSpec("bert-nsp", "google-bert/bert-base-uncased", "nsp", "BERT", "BERT base (uncased), NSP head", model_type="bert"),
-    ModelSpec("roberta", "FacebookAI/roberta-base", "masked", "RoBERTa", "RoBERTa base", model_type="roberta"),
+    ModelSpec(
+        "bert", "google-bert/bert-base-uncased", "masked", "BERT", "BERT base (uncased)", model_type="bert", revision=_BERT
+    ),
+    ModelSpec(
+        "bert-nsp",
+        "google-bert/bert-base-uncased",
+        "nsp",
+        "BERT",
+        "BERT base (uncased), NSP head",
+        model_type="bert",
+        revision=_BERT,
+    ),
+    ModelSpec("roberta", "FacebookAI/roberta-base", "masked", "RoBERTa", "RoBERTa base", model_type="roberta", revision=_ROBERTA),
     ModelSpec("albert", "albert/albert-base-v2", "masked", "ALBERT", "ALBERT base v2", model_type="albert"),
     ModelSpec(
         "distilbert", "distilbert/distilbert-base-uncased", "masked", "BERT", "DistilBERT base (uncased)", model_type="distilbert"
     ),
-    ModelSpec("bert-chinese", "google-bert/bert-base-chinese", "masked", "BERT", "BERT base Chinese", _ZH, model_type="bert"),
+    ModelSpec(
+        "bert-chinese",
+        "google-bert/bert-base-chinese",
+        "masked",
+        "BERT",
+        "BERT base Chinese",
+        _ZH,
+        model_type="bert",
+        revision=_BERT_CHINESE,
+    ),
     ModelSpec(
         "electra-generator",
         "google/electra-small-generator",
@@ -77,7 +105,9 @@ BUILTIN = [
     ),
     ModelSpec("xlnet", "xlnet/xlnet-base-cased", "permutation", "XLNet", "XLNet base (cased)", model_type="xlnet"),
     ModelSpec("t5-small", "google-t5/t5-small", "seq2seq", "T5", "T5 small", model_type="t5"),
-    ModelSpec("gpt2", "openai-community/gpt2", "causal", "GPT", "GPT-2 small", max_length=1024, model_type="gpt2"),
+    ModelSpec(
+        "gpt2", "openai-community/gpt2", "causal", "GPT", "GPT-2 small", max_length=1024, model_type="gpt2", revision=_GPT2
+    ),
     ModelSpec("distilgpt2", "distilbert/distilgpt2", "causal", "GPT", "DistilGPT-2", max_length=1024, model_type="gpt2"),
     ModelSpec(
         "gpt2-chinese",
@@ -88,6 +118,7 @@ BUILTIN = [
         _ZH,
         max_length=1024,
         model_type="gpt2",
+        revision=_GPT2_CHINESE,
     ),
     ModelSpec(
         "smollm2",

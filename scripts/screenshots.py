@@ -184,7 +184,33 @@ def lab_model_attention_zh(page, url):
     _settled(page, "#attention-plot")
 
 
-# name -> (browser context options, what to do before the full-page screenshot). Every one is shown by a page.
+CARD = (1200, 630)  # the Space's card picture (README front matter `thumbnail:`), the size link previews use
+
+
+def thumbnail(page, url):
+    """The Space's card: the page's header above a fill-mask result (the bundled masked LM) and its provenance line,
+    three element screenshots of one real page stacked on white, CARD-sized."""
+    import io
+
+    from PIL import Image
+
+    _open(page, url, "tab=fill_mask&models=%5B%22minilm-mlm%22%5D")
+    _settled(page, "#fill-mask-plot")
+    parts = [
+        Image.open(io.BytesIO(page.locator(sel).first.screenshot()))
+        for sel in (".tp-header", "#fill-mask-plot", "#fill-mask-info")
+    ]
+    card, top = Image.new("RGB", CARD, "white"), 16
+    for part in parts:
+        card.paste(part, ((CARD[0] - part.width) // 2, top))
+        top += part.height + 12
+    if top - 12 > CARD[1]:  # (16 px above the first part)
+        raise SystemExit(f"thumbnail: the parts are {top - 12} px high, more than the card's {CARD[1]}")
+    return card
+
+
+# name -> (browser context options, what to do before the full-page screenshot). Every one is shown by a page, but
+# the thumbnail, which the Space's card shows (README front matter).
 SHOTS: dict[str, tuple[dict, Callable]] = {
     "fill_mask": (DESKTOP, fill_mask("en")),  # README, docs/demos/fill-mask.md
     "fill_mask_zh": (DESKTOP, fill_mask("zh")),  # docs/demos/fill-mask.md
@@ -201,6 +227,7 @@ SHOTS: dict[str, tuple[dict, Callable]] = {
     "lessons-ex2-try-3-en": (DESKTOP, lesson_ex2(3, "en")),  # docs/demos/lessons.md
     "lab-model-fill-mask-en": (DESKTOP, lab_model_fill_mask),  # docs/demos/mlm-lab.md
     "lab-model-attention-zh": (DESKTOP, lab_model_attention_zh),  # docs/demos/mlm-lab.md
+    "thumbnail": ({"viewport": {"width": CARD[0], "height": 900}}, thumbnail),  # README front matter
 }
 
 
@@ -237,11 +264,13 @@ def main() -> int:
             options, action = SHOTS[name]
             context = browser.new_context(locale="en-US", **options)
             page = context.new_page()
-            clip = action(page, url)  # a selector: the picture is those elements only, else the whole page
+            clip = action(page, url)  # a selector: the picture is those elements only; a composed picture; else the page
             errors = page.locator(".toast-body.error").all_inner_texts()
             if errors:  # never save a picture of a failure as if it were the view
                 raise SystemExit(f"{name}: the page showed an error: {errors[0][:300]}")
-            if clip:
+            if hasattr(clip, "save"):  # a picture the action composed (the Space's card)
+                clip.save(args.out / f"{name}.png")
+            elif clip:
                 _shoot_union(page, clip, args.out / f"{name}.png")
             else:
                 page.screenshot(path=str(args.out / f"{name}.png"), full_page=True)

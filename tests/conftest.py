@@ -52,6 +52,15 @@ def tiny_glove():
     return tiny_models.tiny_glove()
 
 
+@pytest.fixture(scope="session")
+def built_app():
+    """The app's Blocks, built once for the tests that read its structure (events, config, API info): a build is
+    several seconds of the unit tier. Read it, never change it."""
+    import app
+
+    return app.build_app()
+
+
 @pytest.fixture
 def use_settings(monkeypatch):
     """`use_settings(cache_dir=...)`: this test runs under these settings (playground.settings, restored after)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -49,13 +50,14 @@ class FakeHub:
                 for repo, folder in hub.repos.items():
                     prefix = f"/{repo}/resolve/"
                     if path.startswith(prefix):
-                        _, _, name = path[len(prefix) :].partition("/")
+                        revision, _, name = path[len(prefix) :].partition("/")
+                        commit = revision if re.fullmatch(r"[0-9a-f]{40}", revision) else COMMIT  # a pinned commit is itself
                         file = folder / name
                         if not file.is_file():
-                            return self._send(404, b"", {"X-Error-Code": "EntryNotFound", "X-Repo-Commit": COMMIT}, body)
+                            return self._send(404, b"", {"X-Error-Code": "EntryNotFound", "X-Repo-Commit": commit}, body)
                         data = file.read_bytes()
                         etag = hashlib.sha256(data).hexdigest()
-                        headers = {"X-Repo-Commit": COMMIT, "ETag": f'"{etag}"', "Content-Type": "application/octet-stream"}
+                        headers = {"X-Repo-Commit": commit, "ETag": f'"{etag}"', "Content-Type": "application/octet-stream"}
                         return self._send(200, data, headers, body)
                 self._send(404, b"", {"X-Error-Code": "RepoNotFound"}, body)
 

@@ -7,7 +7,7 @@ strings are escaped here, because plotly reads tags in tick labels and annotatio
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -106,7 +106,31 @@ def params_figure(
     return base_layout(fig, height=520)
 
 
-def _strip(fig: go.Figure, tokens: Sequence[str], colours: Sequence[str], y: float, labels_below: Sequence[str] = ()) -> None:
+class _Marks:
+    """Shapes and annotations gathered as plain dicts and set on the figure once (`onto`).
+
+    Plotly's `fig.add_annotation` / `add_shape` validate the figure's whole list again at every call: the heads
+    diagram's ~200 marks took ~10 s that way on a 2-core CPU (a lesson link's warm time), well under 1 s at once.
+    """
+
+    def __init__(self) -> None:
+        self.annotations: list[dict[str, Any]] = []
+        self.shapes: list[dict[str, Any]] = []
+
+    def add_annotation(self, **props: Any) -> None:
+        self.annotations.append(props)
+
+    def add_shape(self, **props: Any) -> None:
+        self.shapes.append(props)
+
+    def onto(self, fig: go.Figure) -> go.Figure:
+        fig.update_layout(annotations=[*fig.layout.annotations, *self.annotations], shapes=[*fig.layout.shapes, *self.shapes])
+        return fig
+
+
+def _strip(
+    fig: go.Figure | _Marks, tokens: Sequence[str], colours: Sequence[str], y: float, labels_below: Sequence[str] = ()
+) -> None:
     for i, (token, colour) in enumerate(zip(tokens, colours)):
         fig.add_shape(
             type="rect", x0=i - 0.45, x1=i + 0.45, y0=y - 0.3, y1=y + 0.3, fillcolor=colour, opacity=0.25, line=dict(color=colour)
@@ -118,8 +142,9 @@ def _strip(fig: go.Figure, tokens: Sequence[str], colours: Sequence[str], y: flo
 
 def layout_figure(tokens: Sequence[str], segments: Sequence[int], segment_title: str, title: str = "") -> go.Figure:
     """[CLS] A [SEP] B [SEP] as a strip of tokens, coloured by segment, segment id under each."""
-    fig = go.Figure()
-    _strip(fig, tokens, [SEGMENT_COLOURS[s % 2] for s in segments], 0, [str(s) for s in segments])
+    fig, marks = go.Figure(), _Marks()
+    _strip(marks, tokens, [SEGMENT_COLOURS[s % 2] for s in segments], 0, [str(s) for s in segments])
+    marks.onto(fig)
     # the row's name under the row, from the left edge: beside it, it ran off a narrow (phone) figure
     fig.add_annotation(
         x=0, xref="paper", xanchor="left", y=-0.8, yanchor="top", text=f"↑ {segment_title}", showarrow=False,
@@ -147,7 +172,7 @@ def probes_figure(cases: Sequence[str], p_is_next: Sequence[float], is_next: str
     return base_layout(fig, height=80 + 50 * len(cases))
 
 
-def _arrow(fig: go.Figure, tail: tuple[float, float], head: tuple[float, float], color: str, width: float = 1) -> None:
+def _arrow(fig: go.Figure | _Marks, tail: tuple[float, float], head: tuple[float, float], color: str, width: float = 1) -> None:
     """An arrow from `tail` to `head` in data coordinates (a text-less Plotly annotation)."""
     fig.add_annotation(
         x=head[0], y=head[1], ax=tail[0], ay=tail[1], xref="x", yref="y", axref="x", ayref="y",
@@ -164,12 +189,12 @@ def head_figure(
     outputs (text above the head, or per token for "every"/"span"). Vectors that feed the head are coloured,
     the others grey, and arrows run only from the vectors that feed it.
     """
-    fig = go.Figure()
+    fig, marks = go.Figure(), _Marks()
     width = max(len(p["tokens"]) for p in panels)
     for k, panel in enumerate(panels):
         base = -k * 4.2
         tokens, feeds = panel["tokens"], panel["feeds"]
-        fig.add_annotation(
+        marks.add_annotation(
             x=-0.5,
             y=base + 3.1,
             text=f"<b>{html.escape(panel['title'])}</b>",
@@ -177,11 +202,11 @@ def head_figure(
             xanchor="left",
             font=dict(size=13),
         )
-        _strip(fig, tokens, [SEGMENT_COLOURS[s % 2] for s in panel["segments"]], base)
+        _strip(marks, tokens, [SEGMENT_COLOURS[s % 2] for s in panel["segments"]], base)
         used = [feeds != "first" or i == 0 for i in range(len(tokens))]
         for i, on in enumerate(used):
             colour = PALETTE[2] if on else MUTED
-            fig.add_shape(
+            marks.add_shape(
                 type="rect",
                 x0=i - 0.4,
                 x1=i + 0.4,
@@ -191,19 +216,19 @@ def head_figure(
                 opacity=0.8 if on else 0.4,
                 line_width=0,
             )
-            fig.add_annotation(
+            marks.add_annotation(
                 x=i, y=base + 1.1, text=f"h<sub>{i}</sub>", showarrow=False, font=dict(size=11, color="white" if on else "#555")
             )
-            _arrow(fig, (i, base + 0.3), (i, base + 0.75), "#bbb")
+            _arrow(marks, (i, base + 0.3), (i, base + 0.75), "#bbb")
         if feeds == "first":
-            fig.add_shape(
+            marks.add_shape(
                 type="rect", x0=1, x1=width - 0.5, y0=base + 1.9, y1=base + 2.6, fillcolor="#f7f7f7", line=dict(color=PALETTE[2])
             )
-            fig.add_annotation(
+            marks.add_annotation(
                 x=(width + 0.5) / 2, y=base + 2.25, text=html.escape(panel["head"]), showarrow=False, font=dict(size=12)
             )
-            _arrow(fig, (0, base + 1.45), (1, base + 2.25), PALETTE[2], width=2)
-            fig.add_annotation(
+            _arrow(marks, (0, base + 1.45), (1, base + 2.25), PALETTE[2], width=2)
+            marks.add_annotation(
                 x=width - 0.4,
                 y=base + 2.25,
                 text=html.escape(panel["outputs"]),
@@ -212,7 +237,7 @@ def head_figure(
                 font=dict(size=12, color=PALETTE[3]),
             )
         else:
-            fig.add_shape(
+            marks.add_shape(
                 type="rect",
                 x0=-0.45,
                 x1=len(tokens) - 0.55,
@@ -221,14 +246,16 @@ def head_figure(
                 fillcolor="#f7f7f7",
                 line=dict(color=PALETTE[2]),
             )
-            fig.add_annotation(
+            marks.add_annotation(
                 x=(len(tokens) - 1) / 2, y=base + 1.95, text=html.escape(panel["head"]), showarrow=False, font=dict(size=11)
             )
             for i in range(len(tokens)):
-                fig.add_annotation(
+                marks.add_annotation(
                     x=i, y=base + 2.55, text=html.escape(panel["outputs"]), showarrow=False, font=dict(size=10, color=PALETTE[3])
                 )
     fig.update_xaxes(visible=False, range=[-0.8, width + 4.5])  # room for the encoder-outputs note on the right
     fig.update_yaxes(visible=False, range=[-(len(panels) - 1) * 4.2 - 0.6, 3.4])
-    fig.add_annotation(x=width + 0.2, y=1.1, text=hidden_title, showarrow=False, xanchor="left", font=dict(size=11, color="#555"))
+    note = dict(showarrow=False, xanchor="left", font=dict(size=11, color="#555"))
+    marks.add_annotation(x=width + 0.2, y=1.1, text=hidden_title, **note)
+    marks.onto(fig)
     return base_layout(fig, height=height_per_panel * len(panels) + 40)

@@ -84,10 +84,10 @@ def browser():
 
 @pytest.fixture
 def page(browser, app_url):
-    """A fresh page (English locale) that records every request and fails on any outside the app's origin."""
+    """A fresh page (English locale) that records every request and fails on any outside the app's origin. Blank:
+    every test opens the address it is about (a link, a tab), so the app is loaded once per test, not twice (the
+    landing page loaded first cost a page load per test, and a test's own goto could abort it mid-restore)."""
     context, page, outside = recording_page(browser, app_url, viewport={"width": 1400, "height": 1000})
-    page.goto(app_url)
-    page.wait_for_selector(".gradio-container", timeout=60_000)
     yield page
     context.close()
     assert not outside, f"the page requested outside its origin: {outside[:10]}"

@@ -1,17 +1,25 @@
-"""The MLM lab's model in the fill-mask and attention tabs of the session that trained it, and nowhere else."""
+"""The MLM lab's model in the fill-mask and attention tabs of the session that trained it, and nowhere else; a
+lesson's try-it runs in place (no reload), so the session keeps it. One training serves every check."""
 
 import json
 from urllib.parse import quote
 
 import pytest
 
+import app
+from playground.lessons import LESSONS
 from playground.registry import LAB_MODEL_KEY
+from playground.ui.lessons import tab as lessons_tab
 from tests.e2e.helpers import open_tab, save_screenshot
 
 STEPS = 3
 CHOICE_EN = f"Your lab model (MiniLM + MLM head trained here, {STEPS} steps)"
 CHOICE_ZH = f"你的实验室模型（MiniLM + 本项目训练的 MLM 头，{STEPS} 步）"  # the base model named in Chinese too
 SENTENCE = "Hepatitis is an inflammation of the [MASK]."
+LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+FILL_MASK_TRY_IT = next(
+    (lesson, i) for lesson in LESSONS for i, link in enumerate(LINKS[lesson.key]) if link.query and link.tab == "fill_mask"
+)
 
 
 def _train(page) -> None:
@@ -100,3 +108,20 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
         with pytest.raises(Exception) as err:
             client.predict(*args, api_name=name)
         assert "Unknown model" in str(err.value), str(err.value)
+
+    # A lesson's try-it opens its tab and runs the view in place: the same page and Gradio session, so the lab model
+    # is still offered (a reload would have started a new session without it), and the address bar holds the link.
+    page.evaluate("() => { window.__same_page = 'yes'; }")  # gone if the page reloads
+    page.get_by_role("tab", name="Lessons").click()
+    lesson, index = FILL_MASK_TRY_IT
+    page.locator("#lessons-picker").get_by_text(lessons_tab.lesson_label(lesson, "en")).click()
+    page.locator(f"#lesson-{lesson.key}-try-{index}").click()
+    page.locator("button[role=tab][data-tab-id=fill_mask][aria-selected=true]").wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => !/your MLM lab fine-tune/.test(document.querySelector('.tp-provenance')?.innerText || '')", timeout=180_000
+    )  # the link's own run replaced the lab model's result
+    page.locator("#fill-mask-plot .js-plotly-plot").wait_for(timeout=60_000)
+    assert page.evaluate("() => window.__same_page") == "yes"
+    page.wait_for_function("() => location.search.includes('tab=fill_mask') && location.search.includes('lang=en')")
+    page.get_by_label(CHOICE_EN).wait_for(timeout=30_000)
+    save_screenshot(page, "links-in-place-lab-model-kept")

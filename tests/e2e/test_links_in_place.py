@@ -1,7 +1,7 @@
 """Links run in place (issue 17) and the page's first moments (issue 19, walk-through 5, 7, 8), in Chromium.
 
-- A lesson's try-it opens its tab and runs the view without reloading the page: a lab model trained before is
-  still this session's afterwards, and the address bar then holds the view's share link.
+- A lesson's try-it opens its tab and runs the view without reloading the page (with a lab model trained before:
+  tests/e2e/test_lab_model.py, after its one training).
 - A share link opened fresh (a non-default attention view, in Chinese) takes one queued request and one run.
 - A Chinese browser never shows the page in English, and a keyboard change of the attention sliders redraws it.
 """
@@ -12,7 +12,6 @@ import app
 from playground.lessons import LESSONS
 from playground.ui.lessons import tab as lessons_tab
 from tests.e2e.helpers import recording_page, save_screenshot
-from tests.e2e.test_lab_model import CHOICE_EN, _train
 
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
 FILL_MASK = next(
@@ -33,22 +32,6 @@ def _record(page) -> None:
                window.__joins.push((opts && opts.body) ? String(opts.body).slice(0, 200) : String(url));
                return f(url, opts); }; })()"""
     )
-
-
-def test_a_lesson_link_opens_in_place_and_the_lab_model_survives(page):
-    _train(page)  # this page's session now has a lab model
-    page.evaluate("() => { window.__same_page = 'yes'; }")  # gone if the page reloads
-    page.get_by_role("tab", name="Lessons").click()
-    key, index = FILL_MASK
-    page.locator("#lessons-picker").get_by_text(lessons_tab.lesson_label(next(x for x in LESSONS if x.key == key), "en")).click()
-    page.locator(f"#lesson-{key}-try-{index}").click()
-    page.locator("button[role=tab][data-tab-id=fill_mask][aria-selected=true]").wait_for(timeout=60_000)
-    page.locator("#fill-mask-plot .js-plotly-plot").wait_for(timeout=180_000)  # the link ran the view
-    assert page.evaluate("() => window.__same_page") == "yes"  # no reload: the same page and Gradio session
-    page.wait_for_function("() => location.search.includes('tab=fill_mask') && location.search.includes('lang=en')")
-    # The session kept its lab model: the fill-mask checklist still offers it (a new session would not).
-    page.get_by_label(CHOICE_EN).wait_for(timeout=30_000)
-    save_screenshot(page, "links-in-place-lab-model-kept")
 
 
 def test_a_fresh_share_link_of_an_attention_view_is_one_request_and_one_run(browser, app_url):

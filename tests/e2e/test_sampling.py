@@ -22,6 +22,11 @@ def test_generate_api_same_seed_same_text(client):
 
 def test_generation_and_step_through_render(page):
     open_tab(page, "sampling")
+    # 8 new tokens, not the default 40: what is checked here is the rendering (3 samples, 3 temperatures); the
+    # lengths are the backend's (tests/unit/sampling), and 40 tokens x 6 samples took most of this tier's minute.
+    length = page.locator("#sampling-controls input[type=number]").nth(3)
+    length.fill("8")
+    length.press("Enter")
     page.locator("#sampling-generate").click()
     page.locator("#sampling-generated .tp-token").first.wait_for(timeout=120_000)
     page.wait_for_function("document.querySelectorAll('#sampling-generated .tp-sample').length === 3", timeout=120_000)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from playground.registry import get_spec
 from tests import tiny_models
 from tests.fake_hub import FakeHub
 
@@ -63,7 +64,8 @@ def test_a_hub_mirror_download_cache_fallback_and_offline_decision(tmp_path):
         online = _run(base | {"HF_ENDPOINT": hub.url})
         served = list(hub.requests)
     assert online["reachable"] and online["bert"] == [True, "hub", ""] and online["roberta"][:2] == [True, "hub"]
-    assert any(r.startswith("GET /google-bert/bert-base-uncased/resolve/") and r.endswith("model.safetensors") for r in served)
+    pinned = get_spec("bert").revision  # the commit the Space preloads (README front matter) is the one downloaded
+    assert any(r == f"GET /google-bert/bert-base-uncased/resolve/{pinned}/model.safetensors" for r in served), served
     english, chinese = online["said"]  # one progress message per first load: the page shows it while it downloads
     assert english.startswith("Loading ") and "(first use only)" in english and chinese.startswith("正在加载")
     assert online["fill"] == ["google-bert/bert-base-uncased", 3]

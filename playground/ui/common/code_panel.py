@@ -102,7 +102,7 @@ class CodePanel:
                 return EMPTY, None, ""
 
         # The last step of the tab's LinkRun (ui.common.links): a link runs the view without these events.
-        self.link_step = Step(after_link, [*inputs, self.ui.lang], outputs)
+        self.link_step = Step(after_link, [*inputs, self.ui.lang], outputs, joins=True)  # sent with the view's result
         return self
 
 

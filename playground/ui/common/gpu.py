@@ -74,9 +74,15 @@ def preload_keys() -> list[str]:
 
 
 def preload() -> dict[str, float]:
-    """Load the `preload_keys` models now (seconds each); a model that fails is logged and skipped."""
+    """Load the `preload_keys` models now (seconds each); a model that fails is logged and skipped.
+
+    The model cache is raised to hold them all: with PLAYGROUND_MAX_MODELS' default (3) the ten lesson models would
+    evict each other as they load, and the first students would wait for a load after all.
+    """
     times = {}
-    for key in preload_keys():
+    keys = preload_keys()
+    models.hold_at_least(len(keys))
+    for key in keys:
         start = time.perf_counter()
         try:
             models.load(key)

@@ -60,10 +60,24 @@ class LangSwitch:
 
         return handler
 
+    def scope(self, tab: str) -> tuple[set[Any], list[Any]]:
+        """The inputs and outputs of what shows `tab` (and the header) in a language: `bring` touches no other.
+
+        An event's outputs cost the server each time, whether it sends them or not: Gradio rebuilds the component
+        of every output a handler leaves out (a `gr.skip()` is an update too), so one tab's events list one tab's
+        widgets, not the page's.
+        """
+        steps = [*self.redraws.get(HEADER, ()), *self.redraws.get(tab, ())]
+        inputs = {self.lang, self.current, self.drawn, *(c for step in steps for c in step.inputs)}
+        outputs = [self.drawn, *self.loc.components(HEADER), *self.loc.components(tab), *(c for s in steps for c in s.outputs)]
+        return inputs, _unique(outputs)
+
     def wire(self, tabs: dict[str, Any]) -> None:
+        # the open tab is known only when the switch comes: this one event lists every tab's widgets
         self.lang.input(self.on_switch, self.inputs, self.outputs, api_visibility="private", queue=False)
         for tab_id, tab in tabs.items():
-            tab.select(self.opened(tab_id), self.inputs, [self.current, *self.outputs], api_visibility="private", queue=False)
+            inputs, outputs = self.scope(tab_id)
+            tab.select(self.opened(tab_id), inputs, [self.current, *outputs], api_visibility="private", queue=False)
 
 
 def _unique(components: list[Any]) -> list[Any]:

@@ -37,6 +37,10 @@ class Step:
     fn: Callable[..., Any]
     inputs: list[Any] | set[Any]
     outputs: list[Any]
+    # A quick step (the Code panel's script, a box's visibility, the renderer of a result the step before computed)
+    # joins the last update of the step before instead of making its own: every update of a link is postprocessed by
+    # Gradio whole (each gr.update rebuilds its component), so one update less is most of a warm link's server time.
+    joins: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,10 +94,23 @@ def run_link(link: LinkRun, values: dict[Any, Any], progress: Any = None) -> Ite
     """The updates of a linked run as they come (a streaming step yields several times); `link.after` with the first.
 
     Each step reads the values the earlier steps produced (a State the first step filled, a slider it narrowed).
+    A step that `joins` adds its outputs to the last update of the step before, which waits for it.
     """
     values = dict(values)
     opened = False
-    for step in link.steps:
+    held: dict[Any, Any] | None = None  # the last update of a step whose next step joins it
+
+    def opening(updates: dict[Any, Any]) -> dict[Any, Any]:
+        nonlocal opened
+        if not opened:
+            # The result areas open with the first result (a plot drawn into a hidden box stays blank).
+            for component, update in link.after.items():
+                merge(updates, component, update)
+            opened = True
+        return updates
+
+    for index, step in enumerate(link.steps):
+        holds = index + 1 < len(link.steps) and link.steps[index + 1].joins
         for outs in _call(step, values, progress):
             updates: dict[Any, Any] = {}
             for component, out in zip(step.outputs, outs):
@@ -103,11 +120,22 @@ def run_link(link: LinkRun, values: dict[Any, Any], progress: Any = None) -> Ite
                 value = _value_of(out)
                 if value is not _KEEP:
                     values[component] = value
-            if not opened:
-                # The result areas open with the first result (a plot drawn into a hidden box stays blank).
-                for component, update in link.after.items():
-                    merge(updates, component, update)
-                opened = True
+            if step.joins and held is not None:
+                for component, update in updates.items():
+                    merge(held, component, update)
+                continue
+            if held is not None:  # a streaming step's earlier yield: the next one is the one that may be held
+                yield opening(held)
+                held = None
+            if holds:
+                held = updates
+            elif updates or not opened:
+                updates = opening(updates)
+                if updates:
+                    yield updates
+        if held is not None and not holds:
+            updates = opening(held)
+            held = None
             if updates:
                 yield updates
     if not opened and link.after:
@@ -211,6 +239,24 @@ class Navigator:
         self.navigation = frozenset([tabs, switch.current, *params])  # what the student changes (see `cumulative`)
         self.progress_on = _unique([c for link in runs for c in link.progress_on]) or None
 
+    def scope(self, tab_id: str | None) -> tuple[set[Any], list[Any]]:
+        """The inputs and outputs of an in-app link to `tab_id` (in the page's language): that tab's and the header's.
+
+        Gradio rebuilds the component of every output an update leaves out (see `LangSwitch.scope`): with the whole
+        page as outputs, each update of a link cost the server ~0.3 s before anything it sent (bench/link_server.py).
+        """
+        shared = self.shared.get(tab_id) if tab_id else None
+        if shared is None:
+            return self.inputs, self.outputs
+        run_steps = shared.run.steps if shared.run is not None else ()
+        after = list(shared.run.after) if shared.run is not None else []
+        lang_inputs, lang_outputs = self.switch.scope(tab_id)
+        params = list(shared.params.values())
+        inputs = {self.lang, *params, *(c for step in run_steps for c in step.inputs), *lang_inputs}
+        outputs = [self.tabs, self.lang, self.address, self.switch.current, *params, shared.restored]
+        outputs += [*(c for step in run_steps for c in step.outputs), *after, *lang_outputs]
+        return inputs, _unique(outputs)
+
     def updates(self, query: Mapping[str, str], values: dict[Any, Any], lang: str, progress: Any) -> Iterator[dict]:
         """Everything a link changes: the language, the tab, its inputs (at once), then its view's result."""
         tab_id = query.get("tab")
@@ -236,7 +282,9 @@ class Navigator:
                 except (ValueError, TypeError):
                     ignored.append(name)  # a known parameter name, never the value that came with it
             if value != values.get(component):  # a value the page already shows is not sent: a student's click
-                merge(out, component, gr.update(value=value))  # while the page loads is not undone by the link
+                # while the page loads is not undone by the link; a plain value, not gr.update(value=...): Gradio
+                # rebuilds the component for every update dict it is sent (see Step.joins)
+                merge(out, component, value)
             values[component] = value
         if ignored:
             gr.Warning(t("common.link_ignored", lang, names=", ".join(ignored)))
@@ -272,7 +320,11 @@ class Navigator:
         loaded = demo.load(self.on_load, self.inputs, self.outputs, **events)
         loaded.then(None, None, None, js=SHOWN)  # also in case the first update did not come (an error)
         for button, query in buttons:
-            button.click(self.follow(query), self.inputs, self.outputs, **events)
+            tab_id = parse_query(query).get("tab")
+            inputs, outputs = self.scope(tab_id)
+            shared = self.shared.get(tab_id) if tab_id else None
+            on = list(shared.run.progress_on) if shared is not None and shared.run is not None else []
+            button.click(self.follow(query), inputs, outputs, **(events | {"show_progress_on": on or self.progress_on}))
         # The first update of a link sets `address`: the page is then drawn in its language (assets/lang_first.html
         # hid a Chinese page until now), and the address bar shows the share link of the view (no reload).
         replace = (

@@ -103,10 +103,11 @@ def elmo_vectors_api(
         word: one word (no spaces) that occurs in every sentence.
         sentences: 2 or more lines, one sentence each, optionally "sense | sentence".
         model: an ELMo registry key ("elmo-small", "elmo-allennlp-small", "elmo-allennlp-original").
-        s0: the mixing weight of layer 0 (the character CNN), any number (softmax-normalised with s1, s2).
-        s1: the mixing weight of layer 1 (the first biLSTM).
-        s2: the mixing weight of layer 2 (the second biLSTM).
-        gamma: the scale of the mix, a number.
+        s0: the mixing weight of layer 0 (the character CNN), a number from -100 to 100 (softmax-normalised with
+            s1, s2; the page's sliders go from -4 to 4).
+        s1: the mixing weight of layer 1 (the first biLSTM), a number from -100 to 100.
+        s2: the mixing weight of layer 2 (the second biLSTM), a number from -100 to 100.
+        gamma: the scale of the mix, a number above 0 and at most 10 (the page's slider: 0.1 to 2).
         lang: "en" or "zh", the language of messages and labels in the result.
     """
     return jsonable(mix(model, word, sentences, s0, s1, s2, gamma, lang))
@@ -350,7 +351,7 @@ def build_tab(ui) -> Any:
     # A link shows the mix it describes, in its own event.
     steps = (
         Step(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state]),
-        Step(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs),
+        Step(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, joins=True),
         mix_code.link_step,
     )
     return shared.running(LinkRun(steps, reveal(mix_hint, [mix_area, files_area]), (mix_hint,)))

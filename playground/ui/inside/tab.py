@@ -181,7 +181,7 @@ def inside_nsp_api(text: str, seed: int = 0, budget: int = 32, model: str = "", 
     Args:
         text: a few sentences, at most 5,000 characters and 200 sentences.
         seed: a whole number, 0 or more: which random sentence becomes the NotNext partner.
-        budget: RoBERTa's packing budget in tokens, a whole number.
+        budget: RoBERTa's packing budget in tokens, a whole number from 8 to 512.
         model: "" for the NSP model when it can load, else a registry key of an NSP model ("bert-nsp").
         lang: "en" or "zh", the language of messages and labels in the result.
     """

@@ -242,5 +242,6 @@ def build_tab(ui) -> dict:
     # A link fills the inputs and runs the view on them in its own event (one draw, as "Mask it", or with its
     # statistics when the link says stats=true: lesson 4 shows the 80/10/10 it talks about).
     step = Step(link_view, inputs + [draws, with_stats, ui.lang], outputs)
-    box = Step(has_statistics, [strategy], [stats_box])
-    return shared.running(LinkRun((box, step, panel.link_step), reveal(hint, [result_area, files_area]), (hint,)))
+    # The statistics box joins the result: as the first update it opened the result area and hid the hint's progress.
+    box = Step(has_statistics, [strategy], [stats_box], joins=True)
+    return shared.running(LinkRun((step, box, panel.link_step), reveal(hint, [result_area, files_area]), (hint,)))

@@ -282,5 +282,5 @@ def build_tab(ui) -> dict:
     reveal_after(runs, hint, [result_area])
     names = ("word", "sentences", "models", "input_embeddings", "layer", "pooling", "projection", "dims")
     panel = code_panel(ui, runs, inputs[:-1], lambda *v: ("polysemy", dict(zip(names, v))))
-    steps = (Step(link_event, inputs, [state, preset]), Step(show, [state, ui.lang, layer], outputs))
+    steps = (Step(link_event, inputs, [state, preset]), Step(show, [state, ui.lang, layer], outputs, joins=True))
     return shared.running(LinkRun((*steps, panel.link_step), reveal(hint, [result_area]), (hint,)))

@@ -191,7 +191,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     # Then the samples or the comparison, when the link was made from them (streamed, in the link's own event).
     steps = (
         Step(run.next_token_view, next_inputs, next_outputs),
-        Step(lambda view: gr.update(visible=view == "generate"), [show], [generate_area]),  # samples follow: their box
+        Step(lambda view: gr.update(visible=view == "generate"), [show], [generate_area], joins=True),  # the samples' box
         Step(
             run.linked_extra,
             [show, prompt, model, *settings, max_new, n_samples, seed, *temps, ui.lang],

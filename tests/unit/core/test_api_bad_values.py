@@ -33,10 +33,8 @@ def _no_load(key, *args, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def endpoints():
-    import app
-
-    demo = app.build_app()
+def endpoints(built_app):
+    demo = built_app
     found = {
         fn.api_name: fn.fn
         for fn in demo.fns.values()

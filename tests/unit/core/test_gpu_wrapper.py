@@ -5,6 +5,7 @@ import types
 
 import pytest
 
+import app  # noqa: F401  (its tabs import every backend module: every entry is declared, as in the server before install)
 from playground import device
 from playground.ui.common import gpu
 
@@ -46,3 +47,14 @@ def test_preload_lists_lesson_models_on_zero_gpu_only(monkeypatch, use_settings)
     assert "minilm" in keys and set(keys) <= set(gpu.LESSON_MODELS)  # bundled ones always; hub ones when cached
     use_settings(preload="glove, nonsense")
     assert gpu.preload_keys() == ["glove"]
+
+
+def test_preloaded_models_all_stay_loaded_past_the_model_cache_size(monkeypatch, use_settings):
+    from playground import models
+
+    monkeypatch.setattr(models, "_caches", {})  # a fresh model cache, made with the settings below
+    monkeypatch.setattr(models, "LOADERS", {})
+    monkeypatch.setattr(models, "load_uncached", lambda key, on_load=None: f"loaded {key}")
+    use_settings(max_models=2, preload="minilm,glove,elmo-small")  # bundled: they can load here
+    assert set(gpu.preload()) == {"minilm", "glove", "elmo-small"}
+    assert sorted(models._cache("models").keys()) == ["elmo-small", "glove", "minilm"]  # none evicted by the next

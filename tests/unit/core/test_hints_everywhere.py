@@ -12,10 +12,10 @@ RESULT_BOXES = {"plot", "dataframe", "file", "image", "json"}
 
 
 @pytest.fixture(scope="module")
-def page():
+def page(built_app):
     import app
 
-    cfg = app.build_app().config
+    cfg = built_app.config
     comps = {c["id"]: c for c in cfg["components"]}
     parent: dict[int, int | None] = {}
 

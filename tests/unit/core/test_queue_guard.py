@@ -135,11 +135,9 @@ def test_launch_bounds_uploads_and_sessions():
     assert limits["app_kwargs"]["middleware"][0].cls is QueueGuard
 
 
-def test_every_callable_endpoint_is_documented():
+def test_every_callable_endpoint_is_documented(built_app):
     """Gradio makes some events callable but undocumented (an example list's /load_example): none may be."""
-    import app
-
-    demo = app.build_app()
+    demo = built_app
     undocumented = sorted({fn.api_name for fn in demo.fns.values() if fn.api_visibility == "undocumented"})
     assert undocumented == []
     documented = {name.lstrip("/") for name in demo.get_api_info()["named_endpoints"]}

@@ -5,11 +5,14 @@ open file, a generator, a CUDA tensor, a gr.State value that does not pickle) ma
 The emulation (playground.device) does the same on the CPU, so a wrong entry fails here, not in front of a class.
 """
 
+import gc
+import os
 import pickle
 import threading
 
 import numpy as np
 import pytest
+import torch
 
 from playground.runtime import Runtime
 from playground import attention as att
@@ -140,6 +143,57 @@ def test_a_result_that_cannot_cross_is_a_worker_error(emulated, tmp_path):
 
     with pytest.raises(RuntimeError, match="ZeroGPU worker error.*could not cross"):
         opens(str(tmp_path / "f.txt"))
+
+
+def test_a_tensor_left_on_the_gpu_cannot_cross_either_way(emulated):
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():  # a tensor that is on CUDA as far as pickling can tell, with no GPU here
+        on_gpu = torch.empty(2, device="cuda")
+    with pytest.raises(device.CannotCross, match="tensor on cuda"):
+        device.dumps(([on_gpu], {}), "arguments")
+
+    @device.entry(4)
+    def leaves_it_on_the_gpu():
+        with FakeTensorMode():
+            return {"logits": torch.empty(2, device="cuda")}
+
+    with pytest.raises(RuntimeError, match="ZeroGPU worker error.*tensor on cuda"):
+        leaves_it_on_the_gpu()
+
+
+def _open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_call_ends_its_worker_and_pipe_before_it_returns_or_raises(emulated):
+    """Nothing waits for the garbage collector: a refusal's traceback kept the emulation's pipe open until then."""
+
+    @device.entry(4)
+    def answers(n):
+        return n + 1
+
+    @device.entry(4)
+    def refuses_after_one(n):
+        yield n
+        raise InputError("sampling_too_long", "too long")
+
+    gc.collect()
+    gc.disable()
+    try:
+        before = _open_files()
+        for _ in range(3):
+            assert answers(1) == 2
+            with pytest.raises(InputError):
+                list(refuses_after_one(1))
+            early = refuses_after_one(1)
+            assert next(early) == 1
+            early.close()  # a student who cancels
+        left_open = _open_files() - before
+    finally:
+        gc.enable()
+        gc.collect()  # what was left for the collector goes now, inside this test
+    assert left_open == 0
 
 
 def test_a_students_error_keeps_its_code_and_words_across(emulated, tiny_clm):

@@ -1,0 +1,67 @@
+"""A bundled GGUF model's converted copy recovers from damage: the next load rebuilds it and works (no restart, no
+manual cleanup), and a read-only cache converts once. The whole load path (`models.load_uncached`) on a tiny GGUF
+written in the test, shipped where SmolLM2's file would be; tests/integration/test_model_cache_recovery.py does the
+bit-rot case once on SmolLM2 itself."""
+
+import numpy as np
+import pytest
+import torch
+
+from playground import availability, models
+from playground.registry import get_spec
+from tests.tiny_models import write_tiny_llama_gguf
+
+KEY = "smollm2-instruct"  # the registered GGUF model: its spec, its file name, a tiny model inside
+
+
+@pytest.fixture
+def tiny_bundle(tmp_path, monkeypatch):
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    write_tiny_llama_gguf(bundle / get_spec(KEY).gguf_file)
+    monkeypatch.setattr(availability, "bundle_dir", lambda spec: bundle if spec.key == KEY else None)
+    return bundle
+
+
+def _logits(lm) -> np.ndarray:
+    ids = lm.tokenizer("the cat sat on the mat", return_tensors="pt").input_ids
+    with torch.inference_mode():
+        return lm.model(ids).logits.numpy().copy()
+
+
+def test_a_truncated_conversion_is_rebuilt_on_the_next_load(tiny_bundle, tmp_path, use_settings):
+    use_settings(cache_dir=tmp_path / "cache")
+    before = _logits(models.load_uncached(KEY))
+    weights = tmp_path / "cache" / KEY / "model.safetensors"
+    data = weights.read_bytes()
+    weights.unlink()  # a new file, as a disk that filled up mid-copy leaves it
+    weights.write_bytes(data[: len(data) // 3])
+    assert not models._conversion_ok(weights.parent)
+    np.testing.assert_allclose(_logits(models.load_uncached(KEY)), before, atol=1e-6)
+    assert models._conversion_ok(weights.parent)
+
+
+def test_the_converted_copy_is_the_gguf_model(tiny_bundle, tmp_path, use_settings):
+    from transformers import AutoModelForCausalLM
+
+    use_settings(cache_dir=tmp_path / "cache")
+    converted = _logits(models.load_uncached(KEY))
+    direct = AutoModelForCausalLM.from_pretrained(str(tiny_bundle), gguf_file=get_spec(KEY).gguf_file).eval()
+    ids = models.load_uncached(KEY).tokenizer("the cat sat on the mat", return_tensors="pt").input_ids
+    with torch.inference_mode():
+        np.testing.assert_allclose(converted, direct(ids).logits.numpy(), atol=1e-5)
+
+
+def test_a_read_only_cache_converts_once_into_a_temporary_folder(tiny_bundle, tmp_path, monkeypatch, use_settings):
+    blocker = tmp_path / "read-only"
+    blocker.write_text("a file: nothing can be created under it, even as root")
+    use_settings(cache_dir=blocker / "cache")
+    monkeypatch.setattr(models.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    first = models.load_uncached(KEY)
+    manifest = models.cache_dir() / KEY / models.MANIFEST
+    assert manifest.is_relative_to(tmp_path / "tmp")
+    made = manifest.stat().st_mtime_ns
+    second = models.load_uncached(KEY)  # a later request (or a reload after the cache dropped it)
+    assert manifest.stat().st_mtime_ns == made  # not converted again
+    np.testing.assert_array_equal(_logits(first), _logits(second))
