@@ -62,6 +62,7 @@ def lab_code(request: LabCodeRequest) -> Snippet:
             "游乐场的分句与留出划分：与页面上的句子相同",
         ),
         "from playground.mlm_lab.corpus import sentences, split",
+        *(["from playground.mlm_lab.training import word_gaps"] if s.whole_word else []),
     )
     lines += [
         f"corpus_file = {py(request.corpus_file)}",
@@ -94,6 +95,20 @@ def lab_code(request: LabCodeRequest) -> Snippet:
             else []
         ),
         "    )",
+        *(
+            [
+                *_indented(
+                    comment(
+                        "Chinese text: a gap before each word jieba finds, so whole words are its words, as on the page",
+                        "中文文本：在 jieba 切出的每个词前留出间隔，整词即 jieba 的词，与页面相同",
+                    ),
+                    4,
+                ),
+                '    enc["offset_mapping"] = [word_gaps(t, o) for t, o in zip(texts, enc["offset_mapping"])]',
+            ]
+            if s.whole_word
+            else []
+        ),
         "    return [dict(zip(enc.keys(), row)) for row in zip(*enc.values())]",
         "",
         "",

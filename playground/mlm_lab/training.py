@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+from bisect import bisect_right
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -19,6 +20,7 @@ import numpy as np
 import torch
 
 from playground import checks
+from playground.masking.segment import word_starts
 from playground.mlm_lab.corpus import Probe
 from playground.models import LoadedModel
 from playground.text_units import as_listed, token_texts
@@ -135,9 +137,32 @@ def collator_for(tokenizer, settings: LabSettings, seed: int):
 def encode(tokenizer, texts: list[str]) -> list[dict[str, Any]]:
     enc = tokenizer(texts, truncation=True, max_length=MAX_TOKENS, return_offsets_mapping=True, return_special_tokens_mask=True)
     return [
-        {"input_ids": ids, "offset_mapping": off, "special_tokens_mask": sp}
-        for ids, off, sp in zip(enc["input_ids"], enc["offset_mapping"], enc["special_tokens_mask"])
+        {"input_ids": ids, "offset_mapping": word_gaps(text, off), "special_tokens_mask": sp}
+        for text, ids, off, sp in zip(texts, enc["input_ids"], enc["offset_mapping"], enc["special_tokens_mask"])
     ]
+
+
+def word_gaps(text: str, offsets: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Offsets in which each of jieba's words starts after a gap, for Chinese text.
+
+    Whole-word masking (the collator) takes a token that starts where the one before ended for the same word. Chinese
+    has no spaces, so a whole Chinese sentence was one "word", masked or kept at once. Chinese BERT-wwm masks the
+    words a segmenter finds (LTP; jieba here, as in the masking tab): each token is shifted by the number of word
+    starts up to its own start, which opens a gap before every word and none inside one (a token is never split).
+    Text without Chinese keeps the tokenizer's offsets (its words are already separated by spaces).
+    """
+    starts = word_starts(text)
+    if starts is None:
+        return offsets
+    starts = sorted(starts)
+    out = []
+    for a, b in offsets:
+        if b <= a:  # a special token: the collator's special-token mask handles it
+            out.append((a, b))
+            continue
+        shift = bisect_right(starts, a)
+        out.append((a + shift, b + shift))
+    return out
 
 
 def mask_batch(tokenizer, collator, features: list[dict[str, Any]]) -> dict[str, torch.Tensor]:

@@ -11,16 +11,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from playground.mlm_lab import corpus
 from playground.registry import get_spec
 from playground.snippets import code_for
 from tests import tiny_models
 
 REPO = Path(__file__).resolve().parents[2]
-TEXT = "\n".join(line for line in tiny_models.CORPUS if line.isascii()) * 3
+ENGLISH = "\n".join(line for line in tiny_models.CORPUS if line.isascii()) * 3
+WITH_CHINESE = "\n".join(tiny_models.TEXTS) * 3  # whole words of the Chinese lines are jieba's (word_gaps)
 
 
-def test_the_lab_script_trains_with_the_trainer_and_prints_the_held_out_loss(tmp_path):
+@pytest.mark.parametrize("text", [ENGLISH, WITH_CHINESE], ids=["english", "with-chinese"])
+def test_the_lab_script_trains_with_the_trainer_and_prints_the_held_out_loss(tmp_path, text):
     tiny = tiny_models.tiny_bert_mlm()
     hub = tmp_path / "bert"
     tiny.model.save_pretrained(hub)
@@ -30,11 +34,11 @@ def test_the_lab_script_trains_with_the_trainer_and_prints_the_held_out_loss(tmp
     assert not snippet.runs_offline  # a hub model: the script says so
     code = snippet.code.replace(f'"{get_spec("bert").hf_id}"', repr(str(hub)))
     (tmp_path / "train_mlm.py").write_text(code, encoding="utf-8")
-    (tmp_path / "my corpus.txt").write_text(TEXT, encoding="utf-8")
+    (tmp_path / "my corpus.txt").write_text(text, encoding="utf-8")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO), "TRANSFORMERS_VERBOSITY": "error"}
     done = subprocess.run([sys.executable, "train_mlm.py"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
-    train, held = corpus.split(corpus.sentences(TEXT), 5)
+    train, held = corpus.split(corpus.sentences(text), 5)
     assert f"{len(train)} training sentences, {len(held)} held out" in done.stdout
     losses = {m[0]: float(m[1]) for m in re.findall(r"held-out loss (before|after): +(\d+\.\d+)", done.stdout)}
     assert set(losses) == {"before", "after"} and all(0 < v < 20 for v in losses.values()), done.stdout
