@@ -72,6 +72,15 @@ def _default_base() -> str | None:
     return "minilm-mlm" if "minilm-mlm" in keys else (keys[0] if keys else None)
 
 
+def _base_for(source: str, current: str | None) -> str | None:
+    """A sample picks the bundled masked LM that reads its language (the Chinese sample on MiniLM would train on
+    [UNK]s): the sample's own base when it can load here, else the base as it was."""
+    if source not in SAMPLE_SOURCES:
+        return current
+    wanted = corpus_mod.SAMPLES[SAMPLE_SOURCES[source]].base
+    return wanted if wanted in {key for _, key in model_choices(("masked",), "en")} else current
+
+
 def corpus_text(source: str, pasted: str | None, upload: str | None, lang: str) -> str:
     """The corpus the user chose, as text (the sample, the pasted text, or the uploaded file, size-checked first)."""
     if source in SAMPLE_SOURCES:
@@ -438,11 +447,14 @@ def build_tab(ui: UIContext) -> Shared:
     token = ui.lab.token if ui.lab is not None else gr.State(None, delete_callback=end_session)
     last = gr.State(None)  # this session's last LabResult (redrawn on a language switch)
 
-    def show_source(choice):
+    def show_source(choice, current_base):
         infos = [gr.update(visible=choice == src) for src in SAMPLE_INFO]
-        return *infos, gr.update(visible=choice == "paste"), gr.update(visible=choice == "upload")
+        boxes = gr.update(visible=choice == "paste"), gr.update(visible=choice == "upload")
+        return *infos, *boxes, _base_for(choice, current_base)
 
-    source.change(show_source, source, [*sample_info.values(), pasted, upload], api_visibility="private", queue=False)
+    source.change(
+        show_source, [source, base], [*sample_info.values(), pasted, upload, base], api_visibility="private", queue=False
+    )
     panels = [state, plot, summary, probes, domain_plot, domain_note, domain]
     settings = [source, pasted, upload, base, whole_word, prob, lr, steps, seconds, seed, ui.lang]
     checked = train.click(lambda tok: tok or sessions.new_token(), token, token, api_visibility="private", queue=False).then(

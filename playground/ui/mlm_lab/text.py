@@ -43,8 +43,9 @@ STRINGS = {
     "mlm_lab.base": ("Base model (a masked LM)", "基础模型（掩码语言模型）"),
     "mlm_lab.whole_word": ("Whole-word masking", "整词掩码"),
     "mlm_lab.whole_word_info": (
-        "Mask every piece of a word together (##-pieces included), as BERT's later release did.",
-        "一个词的所有子词（含 ## 片段）一起遮住，如 BERT 后来的版本。",
+        "Mask every piece of a word together (##-pieces included), as BERT's later release did; in Chinese text the "
+        "words jieba finds, as Chinese BERT-wwm did.",
+        "一个词的所有子词（含 ## 片段）一起遮住，如 BERT 后来的版本；中文文本按 jieba 切出的词遮住，如中文 BERT-wwm。",
     ),
     "mlm_lab.mlm_probability": ("Masking probability", "掩码概率"),
     "mlm_lab.learning_rate": ("Peak learning rate", "峰值学习率"),

@@ -77,3 +77,16 @@ def test_the_api_refuses_an_unknown_sample():
     with pytest.raises(Exception) as caught:
         next(tab.mlm_lab_api(use_sample=True, sample="novels"))
     assert "sample" in str(caught.value)
+
+
+def test_choosing_a_sample_picks_a_base_model_that_reads_its_language(monkeypatch):
+    """The Chinese sample on MiniLM would train on [UNK]s: choosing it switches the base to e5-mlm where it loads."""
+    from playground.ui.mlm_lab import tab
+
+    both = [("MiniLM", "minilm-mlm"), ("e5", "e5-mlm")]
+    monkeypatch.setattr(tab, "model_choices", lambda kinds, lang: both)
+    assert tab._base_for("sample_zh", "minilm-mlm") == "e5-mlm"
+    assert tab._base_for("sample", "e5-mlm") == "minilm-mlm"
+    assert tab._base_for("paste", "e5-mlm") == "e5-mlm"  # the student's own text: the base stays theirs
+    monkeypatch.setattr(tab, "model_choices", lambda kinds, lang: both[:1])
+    assert tab._base_for("sample_zh", "minilm-mlm") == "minilm-mlm"  # e5-mlm cannot load here: nothing to switch to
