@@ -118,3 +118,45 @@ def test_a_bad_request_comes_back_in_words_and_the_runner_keeps_the_model(worker
     from playground.mlm_lab import sessions
 
     assert job.error is None and sessions.lab_model(runtime, "session-w").steps == 2
+
+
+SERVER = """
+import sys
+from playground.mlm_lab.worker import Worker
+from tests import tiny_models
+worker = Worker(loader=tiny_models.lab_base)
+worker._start()
+print(worker.pid(), flush=True)
+sys.stdin.read()  # a server that lives until it is killed
+"""
+
+
+def _gone(pid: int) -> bool:
+    """Exited: no such process, or a zombie nobody reaped (a container's init may not reap)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_the_worker_ends_when_its_server_is_killed(sig):
+    """A server stopped by a signal runs no atexit hook, so `daemon=True` does not end its worker; the worker watches
+    its parent itself (e2e runs had left one 1.2 GB orphan per app server)."""
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    server = subprocess.Popen([sys.executable, "-c", SERVER], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    pid = int(server.stdout.readline())
+    assert not _gone(pid)
+    server.send_signal(sig)
+    server.wait(30)
+    deadline = time.monotonic() + 30
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    gone = _gone(pid)
+    if not gone:
+        os.kill(pid, signal.SIGKILL)
+    assert gone, "the worker outlived its server"
