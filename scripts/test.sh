@@ -7,10 +7,15 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# The unit tier runs on every core (pytest-xdist): its ~1,250 tests are independent, each on its own tiny models and
+# temporary folders. The other tiers stay in one process: they share one app server, one browser, the real models.
+declare -A parallel=([unit]="-n auto --dist worksteal")
+
 status=0
 for tier in unit integration e2e notebooks; do
   start=$(date +%s)
-  python -m pytest -q --durations=10 "tests/$tier" "$@"  # each tier's slowest tests: where its budget goes
+  # each tier's slowest tests: where its budget goes
+  python -m pytest -q --durations=10 ${parallel[$tier]:-} "tests/$tier" "$@"
   rc=$?
   [[ $rc == 5 ]] && rc=0
   echo "tier $tier: $(( $(date +%s) - start )) s (exit $rc)"
