@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import save_screenshot
 
 VIEWS = {
     "embeddings": ("#inside-emb-plot .js-plotly-plot", "#inside-emb-info", ("max |difference|", "最大 |差值|")),
@@ -40,7 +40,6 @@ def test_every_view_renders(page, lang):
 
 
 def test_a_link_restores_and_runs_a_view(page):
-    open_tab(page, "inside")
     page.goto(f"{page.app_url}?tab=inside&view=params&E=64&share=none")
     page.locator("#inside-params-plot .js-plotly-plot").wait_for(timeout=120_000)
     assert "E=64" in page.locator("#inside-params-info").inner_text(timeout=30_000)
