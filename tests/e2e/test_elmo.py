@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from playground.ui.common.i18n import t
-from tests.e2e.helpers import save_screenshot
+from tests.e2e.helpers import save_screenshot, wait_opened
 
 SENTS = "river | the bank of the river\nriver | grass on the bank\nmoney | money in the bank\nmoney | the bank gave a loan"
 
@@ -26,39 +26,68 @@ def test_api_endpoints(client):
     assert all(w["elmo_norm"] > 0 and len(w["neighbours"]) == 8 and not w["glove_found"] for w in oov["words"])
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_three_views_render(page, lang):
-    page.goto(f"{page.app_url}?tab=elmo&lang={lang}")
+def test_three_views_render_and_follow_the_language_switch(page):
+    """The three views run in English, then the switch to Chinese redraws each result on screen in Chinese."""
+    page.goto(f"{page.app_url}?tab=elmo&lang=en")
     page.wait_for_selector("#elmo-mix-run", timeout=60_000)
-    page.wait_for_function(f"() => document.querySelector('.tp-lang input[value={lang}]')?.checked", timeout=60_000)
+    wait_opened(page)
     # (a) the layer mix, then the semantics-heavy preset: the reading says what changed
     page.locator("#elmo-mix-run").click()
     page.locator("#elmo-mix-plot .js-plotly-plot").first.wait_for(timeout=180_000)
     page.locator("#elmo-preset input[value='semantics']").check()
-    changed = t("elmo.mix.changed", lang, before="", after="", verdict="").split("{")[0][:8]
     page.wait_for_function(
-        "(s) => document.querySelector('#elmo-mix-reading')?.innerText.includes(s)", arg=changed, timeout=120_000
+        "(s) => document.querySelector('#elmo-mix-reading')?.innerText.includes(s)", arg=_changed("en"), timeout=120_000
     )
-    weights = page.locator("#elmo-weights").inner_text()
-    assert "0.79" in weights  # softmax(0, 0, 2) = (0.11, 0.11, 0.79)
-    save_screenshot(page, f"elmo-mix-{lang}")
+    assert "0.79" in page.locator("#elmo-weights").inner_text()  # softmax(0, 0, 2) = (0.11, 0.11, 0.79)
+    save_screenshot(page, "elmo-mix-en")
     # (b) the biLM, both directions side by side
-    page.get_by_role("tab", name=t("elmo.view.bilm", lang)).click()
+    page.get_by_role("tab", name=t("elmo.view.bilm", "en")).click()
     page.locator("#elmo-bilm-run").click()
     page.locator("#elmo-bilm-plot .js-plotly-plot").first.wait_for(timeout=120_000)
-    table = page.locator("#elmo-bilm-table").inner_text(timeout=30_000)
-    assert t("elmo.bilm.col_fwd", lang) in table and t("elmo.bilm.col_bwd", lang) in table
-    save_screenshot(page, f"elmo-bilm-{lang}")
+    _bilm_columns(page, "en")
+    save_screenshot(page, "elmo-bilm-en")
     # (c) OOV words beside GloVe
-    page.get_by_role("tab", name=t("elmo.view.oov", lang)).click()
+    page.get_by_role("tab", name=t("elmo.view.oov", "en")).click()
     page.locator("#elmo-oov-run").click()
     page.wait_for_function("() => document.querySelector('#elmo-oov-reading')?.innerText.length > 20", timeout=120_000)
-    page.wait_for_function(  # the table draws a moment after the reading
-        "() => document.querySelector('#elmo-oov-table')?.innerText.includes('playgroundy')", timeout=60_000
+    _oov_table(page, "en")
+    save_screenshot(page, "elmo-oov-en")
+    # Chinese: every result already on screen is redrawn in Chinese (no run again), view by view
+    page.get_by_label("中文").check()
+    _oov_table(page, "zh")
+    save_screenshot(page, "elmo-oov-zh")
+    page.get_by_role("tab", name=t("elmo.view.bilm", "zh")).click()
+    _bilm_columns(page, "zh")
+    save_screenshot(page, "elmo-bilm-zh")
+    page.get_by_role("tab", name=t("elmo.view.mix", "zh")).click()
+    page.wait_for_function(
+        "(s) => document.querySelector('#elmo-mix-reading')?.innerText.includes(s)", arg=_changed("zh"), timeout=60_000
     )
-    table = page.locator("#elmo-oov-table").inner_text(timeout=30_000)
-    assert "playgroundy" in table and t("elmo.oov.glove_none", lang) in table
-    save_screenshot(page, f"elmo-oov-{lang}")
+    assert "0.79" in page.locator("#elmo-weights").inner_text()
+    save_screenshot(page, "elmo-mix-zh")
+
+
+def _changed(lang: str) -> str:
+    """The start of the reading that says what a preset changed, in `lang`."""
+    return t("elmo.mix.changed", lang, before="", after="", verdict="").split("{")[0][:8]
+
+
+def _bilm_columns(page, lang: str) -> None:
+    page.wait_for_function(
+        "([f, b]) => { const t = document.querySelector('#elmo-bilm-table')?.innerText || '';"
+        " return t.includes(f) && t.includes(b); }",
+        arg=[t("elmo.bilm.col_fwd", lang), t("elmo.bilm.col_bwd", lang)],
+        timeout=60_000,
+    )
+
+
+def _oov_table(page, lang: str) -> None:
+    page.wait_for_function(  # the table draws a moment after the reading
+        "(none) => { const t = document.querySelector('#elmo-oov-table')?.innerText || '';"
+        " return t.includes('playgroundy') && t.includes(none); }",
+        arg=t("elmo.oov.glove_none", lang),
+        timeout=60_000,
+    )
 
 
 @pytest.mark.parametrize("lang", ["zh"])  # English: the rows themselves are tests/integration/test_elmo_views.py
