@@ -12,7 +12,7 @@ import app
 from playground.lessons import LESSONS
 from playground.ui.lessons import tab as lessons_tab
 from playground.ui.common.i18n import t
-from tests.e2e.helpers import save_screenshot, wait_opened
+from tests.e2e.helpers import save_screenshot, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS, result_plot, wait_for_plot_words
 
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # same environment as the served app (offline)
@@ -49,33 +49,54 @@ def _shared_inputs(page, lang: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlparse(box.input_value()).query).items()}
 
 
-@pytest.mark.parametrize("index", range(len(CASES)), ids=[key for key, _ in CASES])
-def test_try_it_opens_the_tab_with_the_lesson_inputs(page, index):
-    key, link = CASES[index]
-    lang = "zh" if index % 2 else "en"  # both languages, across the lessons
-    page.goto(f"{page.app_url}?tab=lessons&lesson={key}&lang={lang}")
-    button = page.locator(f"#lesson-{key}-try-0")
-    button.wait_for(state="visible", timeout=60_000)
+# Every plot drawn so far, by its layout object (Gradio gives a newly drawn figure a new one): a view opened in place
+# is checked on the drawing its link made, not on one already there.
+MARK_DRAWN_JS = """() => { window.__tpDrawn = new WeakSet(
+  [...document.querySelectorAll('.js-plotly-plot')].map((gd) => gd.layout).filter(Boolean)); }"""
+NEW_PLOT_JS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
+  return !!(gd && gd.layout && !(window.__tpDrawn && window.__tpDrawn.has(gd.layout))); }"""
+
+
+def _try_it(page, key: str, index: int, lang: str, tab: str) -> str:
+    """Click a lesson's try-it button on this page (the Lessons tab, the lesson, the button): the link opens `tab` in
+    place. The lesson's text as it was shown before the click."""
+    page.locator("button[role=tab][data-tab-id=lessons]").click()
+    wait_for_tab(page, "lessons")
+    page.locator(f"#lessons-picker input[value={key}]").check()
+    box = page.locator(f"#lesson-{key}")
+    box.wait_for(state="visible", timeout=30_000)
+    text = box.inner_text()
+    page.evaluate(MARK_DRAWN_JS)
+    page.locator(f"#lesson-{key}-try-{index}").click()
+    wait_for_tab(page, tab)
     page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
-    note_shown = not link.note or _plain(t(link.note, lang))[:40] in _plain(page.locator(f"#lesson-{key}").inner_text())
-    button.click()
+    return text
+
+
+def _check_try_it(page, key: str, link, lang: str) -> None:
+    """One lesson's first try-it, opened in place: its tab, its inputs (read back through the tab's share button), its
+    result."""
+    text = _try_it(page, key, 0, lang, link.tab)
+    note_shown = not link.note or _plain(t(link.note, lang))[:40] in _plain(text)
     page.wait_for_url(lambda url: f"tab={link.tab}" in url, timeout=30_000)
-    page.locator(f"button[role=tab][data-tab-id={link.tab}][aria-selected=true]").wait_for(timeout=60_000)
-    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
-    for _ in range(20):  # the link restores the inputs just after load
+    for _ in range(20):  # the link restores the inputs just after it opened the tab
         shared = _shared_inputs(page, lang)
         if all(name in shared and _same(value, shared[name]) for name, value in link.params.items()):
             break
         page.wait_for_timeout(1000)
-    assert shared.get("tab") == link.tab and shared.get("lang") == lang
+    assert shared.get("tab") == link.tab and shared.get("lang") == lang, (key, shared)
     for name, value in link.params.items():
-        assert name in shared and _same(value, shared[name]), (name, value, shared.get(name))
+        assert name in shared and _same(value, shared[name]), (key, name, value, shared.get(name))
     plot = result_plot(link.tab, link.params)
     if plot is None:  # the MLM lab: a link restores its settings and never starts a training; the lesson says so
         page.locator("#mlm-lab-train").wait_for(state="visible", timeout=30_000)
-        assert page.locator("#mlm-lab-curve .scatterlayer .trace").count() == 0  # no training curve: none started
-        assert link.note == "lessons.note.mlm_lab" and note_shown  # and the lesson said why
+        assert page.locator("#mlm-lab-curve .scatterlayer .trace").count() == 0, key  # no training curve: none started
+        assert link.note == "lessons.note.mlm_lab" and note_shown, key  # and the lesson said why
     else:
+        try:
+            page.wait_for_function(NEW_PLOT_JS, arg=plot, timeout=240_000)
+        except Exception as err:
+            raise AssertionError(f"{key}: {plot} was not drawn") from err
         words = wait_for_plot_words(page, plot)
         inputs = " ".join(str(v) for v in link.params.values())
         if lang == "zh":
@@ -85,19 +106,14 @@ def test_try_it_opens_the_tab_with_the_lesson_inputs(page, index):
             if not CJK.search(inputs):
                 assert not CJK.search(words), (key, words)
         page.wait_for_function(FITTED_JS, timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('.pending')", timeout=240_000)  # the link's event ended
     save_screenshot(page, f"lessons-try-{key}-{lang}")
 
 
-@pytest.mark.parametrize("button, lang", [(0, "zh"), (3, "en")], ids=["T=0.1 samples", "three temperatures"])
-def test_exercise_2_links_show_the_samples_and_the_comparison(page, button, lang):
+def _check_exercise_2(page, button: int, lang: str) -> None:
     """The exercise is about the samples: a temperature's link shows its three samples, the last one the comparison."""
-    page.goto(f"{page.app_url}?tab=lessons&lesson=ex2&lang={lang}")
-    try_it = page.locator(f"#lesson-ex2-try-{button}")
-    try_it.wait_for(state="visible", timeout=60_000)
-    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
-    try_it.click()
-    page.locator("button[role=tab][data-tab-id=sampling][aria-selected=true]").wait_for(timeout=60_000)
-    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+    view = f"ex2 try-it {button}"
+    _try_it(page, "ex2", button, lang, "sampling")
     if button == 0:
         samples = page.wait_for_function(
             """(prompt) => {
@@ -109,20 +125,42 @@ def test_exercise_2_links_show_the_samples_and_the_comparison(page, button, lang
             timeout=240_000,
         ).json_value()
         page.wait_for_function("() => !document.querySelector('.pending')", timeout=240_000)  # the samples have finished
-        assert page.locator("#sampling-compare-plot .js-plotly-plot").count() == 0, samples  # only what the link asked
+        assert page.locator("#sampling-compare-plot .js-plotly-plot").count() == 0, (view, samples)  # only what it asked
     else:
+        page.wait_for_function(NEW_PLOT_JS, arg="#sampling-compare-plot", timeout=240_000)
         words = wait_for_plot_words(page, "#sampling-compare-plot")
-        assert "0.1" in words and "1.5" in words, words  # one panel per temperature
+        assert "0.1" in words and "1.5" in words, (view, words)  # one panel per temperature
+        page.wait_for_function("() => !document.querySelector('.pending')", timeout=240_000)
     page.wait_for_function(FITTED_JS, timeout=30_000)
     save_screenshot(page, f"lessons-ex2-try-{button}-{lang}")
 
 
+# One page per language visits its lessons in place (both languages across the lessons, alternately in course
+# order), then exercise 2's link in that language: the T=0.1 samples in Chinese, the three temperatures in English.
+EXERCISE_2 = {"zh": 0, "en": 3}
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_landing_page_is_the_lessons_tab_with_formulas_rendered_offline(page, lang):
+def test_try_it_opens_the_tab_with_the_lesson_inputs(page, lang):
+    page.goto(f"{page.app_url}?tab=lessons&lang={lang}")
+    wait_for_tab(page, "lessons")
+    wait_opened(page)
+    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+    for index, (key, link) in enumerate(CASES):
+        if ("zh" if index % 2 else "en") == lang:
+            _check_try_it(page, key, link, lang)
+    _check_exercise_2(page, EXERCISE_2[lang], lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_landing_page_is_the_lessons_tab_with_every_formula_rendered_offline(page, lang):
+    """The landing page, then every lesson's formulas. Adjacent raw strings once glued `\\quad` to the next letter
+    (`\\quadM_{ij}`): KaTeX drew the formula as red source."""
     page.goto(f"{page.app_url}?lang={lang}")
-    page.locator("button[role=tab][data-tab-id=lessons][aria-selected=true]").wait_for(timeout=60_000)
+    wait_for_tab(page, "lessons")
     page.locator("#lesson-static .katex").first.wait_for(timeout=30_000)  # KaTeX, from the app's own origin
     page.wait_for_function("(t) => document.body.innerText.includes(t)", arg="从这里开始" if lang == "zh" else "Start here")
+    wait_opened(page)  # the formulas are drawn before the link's updates end; a click before then can be undone
     page.locator("#lessons-picker input[value=ex1]").check()
     page.locator("#lesson-ex1 .katex").first.wait_for(timeout=30_000)
     assert not page.locator("#lesson-static").is_visible()
@@ -130,15 +168,8 @@ def test_landing_page_is_the_lessons_tab_with_formulas_rendered_offline(page, la
     page.locator("#lesson-ex2 .katex").first.wait_for(timeout=30_000)
     page.locator("#lesson-ex1").wait_for(state="hidden", timeout=10_000)
     page.locator("#lessons-previous").click()
+    page.locator("#lesson-ex1").wait_for(state="visible", timeout=10_000)
     save_screenshot(page, f"lessons-{lang}")
-
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_formula_renders_with_katex_and_no_error(page, lang):
-    """Adjacent raw strings once glued `\\quad` to the next letter (`\\quadM_{ij}`): KaTeX drew the formula as red source."""
-    page.goto(f"{page.app_url}?tab=lessons&lang={lang}")
-    page.locator("#lesson-static .katex").first.wait_for(timeout=60_000)
-    wait_opened(page)  # the formulas are drawn before the link's updates end; a click before then can be undone
     for lesson in LESSONS:
         page.locator(f"#lessons-picker input[value={lesson.key}]").check()
         box = page.locator(f"#lesson-{lesson.key}")
