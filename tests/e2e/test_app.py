@@ -3,7 +3,7 @@
 import pytest
 from gradio_client.exceptions import AppError
 
-from tests.e2e.helpers import save_screenshot, wait_for_tab, wait_opened
+from tests.e2e.helpers import save_screenshot
 
 
 def test_fill_mask_api_returns_json_per_model_and_mask(client):
@@ -96,26 +96,24 @@ def test_too_long_input_is_a_clean_error_in_every_endpoint(client, endpoint, arg
     assert words in str(err.value) and "Traceback" not in str(err.value)
 
 
-SWITCH_CASES = [  # tab, its run button, words of its result in English and in Chinese
-    ("masking", "Mask it", "What happens to each token", "每个词元的命运"),
-    ("attention", "Run", "key (attended to)", "键（被关注）"),
-    ("polysemy", "Compare", "Where each sentence puts the word", "每个句子中该词向量的位置"),
-    ("sampling", "Show next-token distribution", "Raw softmax", "原始 softmax"),
-]
-_PLOT_SAYS = "(w) => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.offsetParent && p.innerText.includes(w))"
-
-
-def test_a_result_on_screen_follows_the_language_switch(page):
-    """Tab by tab on one page: run in English, switch to Chinese (the plot is redrawn in Chinese, no English left),
-    switch back for the next tab."""
-    page.goto(f"{page.app_url}?tab=lessons")
-    wait_opened(page)
-    for tab, button, english, chinese in SWITCH_CASES:
-        page.locator(f"button[role=tab][data-tab-id={tab}]").click()
-        wait_for_tab(page, tab)
-        page.get_by_role("button", name=button, exact=True).click()
-        page.wait_for_function(_PLOT_SAYS, arg=english, timeout=120_000)
-        page.get_by_label("中文").check()
-        page.wait_for_function(f"(w) => ({_PLOT_SAYS})(w[0]) && !({_PLOT_SAYS})(w[1])", arg=[chinese, english], timeout=60_000)
-        page.get_by_label("English").check()
-        page.wait_for_function(_PLOT_SAYS, arg=english, timeout=60_000)
+@pytest.mark.parametrize(
+    "tab, button, english, chinese",
+    [
+        ("masking", "Mask it", "What happens to each token", "每个词元的命运"),
+        ("attention", "Run", "key (attended to)", "键（被关注）"),
+        ("polysemy", "Compare", "Where each sentence puts the word", "每个句子中该词向量的位置"),
+        ("sampling", "Show next-token distribution", "Raw softmax", "原始 softmax"),
+    ],
+)
+def test_a_result_on_screen_follows_the_language_switch(page, tab, button, english, chinese):
+    page.goto(f"{page.app_url}?tab={tab}")
+    page.get_by_role("button", name=button, exact=True).click()
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.innerText.includes({english!r}))", timeout=120_000
+    )
+    page.get_by_label("中文").check()
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.innerText.includes({chinese!r}))"
+        f" && ![...document.querySelectorAll('.js-plotly-plot')].some(p => p.innerText.includes({english!r}))",
+        timeout=60_000,
+    )
