@@ -209,15 +209,15 @@ def test_the_charsmap_maps_exactly_what_it_is_given():
     from tokenizers import normalizers
 
     rng = random.Random(3)
-    cps = rng.sample(range(0x20, 0x2FFFF), 3000)
+    cps = rng.sample(range(0x20, 0x2FFFF), 1000)
     mapping = {
         chr(cp): "".join(chr(rng.randrange(0x41, 0x9FFF)) for _ in range(rng.randrange(0, 3)))
         for cp in cps
         if not 0xD800 <= cp < 0xE000
     }
     norm = normalizers.Precompiled(charsmap(mapping))
-    probe = [chr(cp) for cp in range(0x20, 0x30000, 7) if not 0xD800 <= cp < 0xE000]  # absent keys must miss, not crash
-    for ch in list(mapping)[:1500] + probe:
+    probe = [chr(cp) for cp in range(0x20, 0x30000, 29) if not 0xD800 <= cp < 0xE000]  # absent keys must miss, not crash
+    for ch in list(mapping) + probe:
         assert norm.normalize_str(f"<{ch}>") == f"<{mapping.get(ch, ch)}>", hex(ord(ch))
 
 
