@@ -106,7 +106,7 @@ def test_previous_and_next_step_through_the_course_and_stop_at_its_ends():
 
 
 # KaTeX commands the formulas may use (each checked in KaTeX's function list); the browser test
-# tests/e2e/test_lessons.py::test_every_formula_renders_with_katex_and_no_error renders them all.
+# tests/e2e/test_lessons.py::test_landing_page_is_the_lessons_tab_with_every_formula_rendered_offline renders them all.
 KATEX = set(
     "Big approx arg ast begin big cdot cos dots end exp frac gamma ge hat in infty lVert lambda le ll log longrightarrow "
     "mathbb mathcal mathrm max mid min qquad quad rVert setminus sim sin sqrt sum text texttt theta tilde times top".split()
