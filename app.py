@@ -84,7 +84,9 @@ def build_app() -> gr.Blocks:
         build_status(loc, "en", lang)
         # The session's MLM lab token, made before the tabs: the fill-mask and attention menus offer its model.
         ui, shared, tab_items = UIContext(lang, loc, LabMenus.create()), {}, {}
-        with gr.Tabs() as tabs:
+        # "wrap": Gradio then keeps no overflow list (its "menu" mode moved tabs that did not fit into one, and that
+        # list briefly kept a Chinese page's English tab names); assets/style.css keeps the tabs in one scrolling row.
+        with gr.Tabs(overflow_behavior="wrap") as tabs:
             for tab_id, title, build in TABS:
                 loc.tab = None  # tab titles are always in view: relabelled with the header
                 with loc.add(gr.Tab(t(title), id=tab_id), label=title) as tab_items[tab_id]:

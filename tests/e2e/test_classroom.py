@@ -15,7 +15,6 @@ view it was checking.
 from __future__ import annotations
 
 import app
-from playground.ui.common.i18n import t
 from playground.ui.lessons import tab as lessons_tab
 from tests.e2e.helpers import recording_page, save_screenshot, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
@@ -181,18 +180,8 @@ def _switch_projector(page, on: bool) -> None:
 
 
 def _show_tab(page, view: str, plot: str) -> None:
-    """Select `view`'s tab (no run: the plot drawn there before is shown again).
-
-    Its tab button, or the same name in Gradio's overflow list when the row was too narrow for it (assets/style.css
-    shows that list inline in the row; the tab button is then gone): seen once under load, with projector mode's
-    larger text."""
-    tab = _link(*PROJECTOR_VIEWS[view]).tab
-    button = page.locator(f"button[role=tab][data-tab-id={tab}]")
-    if button.count():
-        button.click()
-    else:
-        name = t(f"{tab}.tab", "en")
-        page.locator(".tab-wrapper .overflow-dropdown button").filter(has_text=name).first.evaluate("b => b.click()")
+    """Select `view`'s tab by its button (no run: the plot drawn there before is shown again)."""
+    page.locator(f"button[role=tab][data-tab-id={_link(*PROJECTOR_VIEWS[view]).tab}]").click()
     page.locator(plot).first.wait_for(state="visible", timeout=60_000)
 
 
