@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # The unit tier runs on every core (pytest-xdist): its ~1,250 tests are independent, each on its own tiny models and
 # temporary folders. The other tiers stay in one process: they share one app server, one browser, the real models.
-declare -A parallel=([unit]="-n auto --dist worksteal")
+declare -A parallel=([unit]="-n auto --maxprocesses 4 --dist worksteal")  # 4: each worker imports torch, transformers, gradio
 
 status=0
 for tier in unit integration e2e notebooks; do
