@@ -9,8 +9,11 @@ from __future__ import annotations
 import os
 import random
 import signal
+import subprocess
+import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -143,10 +146,6 @@ def test_the_worker_ends_when_its_server_is_killed():
     """A server stopped by a signal runs no atexit hook, so `daemon=True` does not end its worker; the worker watches
     its parent itself (e2e runs had left one 1.2 GB orphan per app server). SIGTERM, what a restart sends; a SIGKILL
     (the OOM killer) ends the parent the same way for the worker's watch, and failed the same way before the fix."""
-    import subprocess
-    import sys
-    import time
-
     root = Path(__file__).resolve().parents[2]
     server = subprocess.Popen([sys.executable, "-c", SERVER], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     pid = int(server.stdout.readline())
