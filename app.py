@@ -51,6 +51,10 @@ THEME = gr.themes.Default(font=["system-ui", "sans-serif"], font_mono=["ui-monos
 CSS = (Path(__file__).parent / "assets" / "style.css").read_text()
 # Plots fitted in the browser to projector mode and to phones (Plotly re-lays them out; CSS alone would clip them).
 PLOT_JS = (Path(__file__).parent / "assets" / "plot_fit.js").read_text()
+# The open tab kept in sight in the tab row, which scrolls sideways on a phone.
+TAB_ROW_JS = (Path(__file__).parent / "assets" / "tab_row.js").read_text()
+# Gradio runs one function at page load: each script above is one, called in turn.
+PAGE_JS = f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); }}"
 # Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
 PROJECTOR_JS = (
     "(on) => { document.body.classList.toggle('tp-projector', !!on); localStorage.setItem('tp-projector', on ? '1' : '0'); }"
@@ -126,7 +130,7 @@ def launch(demo: gr.Blocks, **kwargs) -> None:
         server_port=port,
         theme=THEME,
         css=CSS,
-        js=PLOT_JS,
+        js=PAGE_JS,
         head=HEAD,
         footer_links=["api"],
         mcp_server=mcp.enabled(),

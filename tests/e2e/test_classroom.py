@@ -73,6 +73,14 @@ MARK_DRAWN_JS = """() => { window.__tpDrawn = new WeakSet(
   [...document.querySelectorAll('.js-plotly-plot')].map((gd) => gd.layout).filter(Boolean)); }"""
 NEW_PLOT_JS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
   return !!(gd && gd.layout && !(window.__tpDrawn && window.__tpDrawn.has(gd.layout))); }"""
+# Where the open tab is in the tab row, which scrolls sideways on a phone: inside the row's visible part or not.
+TAB_IN_ROW_JS = """() => {
+  const row = document.querySelector('.tab-wrapper');
+  const tab = row && row.querySelector('button[role=tab][aria-selected=true]');
+  if (!tab) return null;
+  const box = row.getBoundingClientRect(), at = tab.getBoundingClientRect();
+  return {tab: tab.innerText, shown: at.left >= box.left - 1 && at.right <= box.right + 1};
+}"""
 IDLE_JS = "() => !document.querySelector('.pending')"  # the link's event has sent its last update
 PROJECTOR_ON = "() => document.body.classList.contains('tp-projector')"
 
@@ -128,6 +136,11 @@ def _phone_view_fine(page, view: str, lang: str, plot: str | None) -> None:
     layout = page.evaluate(PAGE_JS)
     assert layout["width"] <= 390, (view, layout)  # nothing widens the page
     assert not layout["unboxed"], (view, layout)  # wide tables scroll inside their box
+    # the open tab is in sight in its row (assets/tab_row.js), so the student sees where the link went
+    try:
+        page.wait_for_function(f"() => ({TAB_IN_ROW_JS})()?.shown", timeout=10_000)
+    except Exception as err:
+        raise AssertionError(f"{view}: the open tab is out of sight: {page.evaluate(TAB_IN_ROW_JS)}") from err
     save_screenshot(page, f"phone-{view}-{lang}")
 
 
