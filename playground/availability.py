@@ -16,11 +16,11 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from playground.registry import ModelSpec, registry
 
 HUB_TIMEOUT_S = 3.0
-_probe_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -35,24 +35,41 @@ def _env_offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
-@functools.cache
-def _probe_hub() -> bool:
-    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
-    try:
-        urllib.request.urlopen(urllib.request.Request(f"{endpoint}/api/models/gpt2", method="HEAD"), timeout=HUB_TIMEOUT_S)
-        return True
-    except urllib.error.HTTPError:
-        return True  # the hub answered, even if with an error status
-    except (OSError, ValueError):
-        return False
+class Probes:
+    """Does a server answer? One HEAD request per URL with a short timeout, the answer remembered for the process, so
+    no request waits on a network timeout twice and concurrent first requests share one probe. Any HTTP status is
+    an answer. The app has one (`PROBES`); a test makes its own with its own `open_url`."""
+
+    def __init__(self, open_url: Callable[..., Any] | None = None):
+        self._open = open_url
+        self._answers: dict[str, bool] = {}
+        self._lock = threading.Lock()
+
+    def reachable(self, url: str) -> bool:
+        """False under HF_HUB_OFFLINE=1 (the app's offline switch); else the remembered answer."""
+        if _env_offline():
+            return False
+        with self._lock:
+            if url not in self._answers:
+                self._answers[url] = self._probe(url)
+            return self._answers[url]
+
+    def _probe(self, url: str) -> bool:
+        try:
+            (self._open or urllib.request.urlopen)(urllib.request.Request(url, method="HEAD"), timeout=HUB_TIMEOUT_S)
+            return True
+        except urllib.error.HTTPError:
+            return True  # the server answered, even if with an error status
+        except (OSError, ValueError):
+            return False
+
+
+PROBES = Probes()
 
 
 def hub_reachable() -> bool:
-    """False under HF_HUB_OFFLINE=1; else one probe per process, remembered."""
-    if _env_offline():
-        return False
-    with _probe_lock:  # concurrent first requests share one probe
-        return _probe_hub()
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+    return PROBES.reachable(f"{endpoint}/api/models/gpt2")
 
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -106,24 +123,10 @@ def url_files_cached(spec: ModelSpec) -> bool:
     return all((folder / u.rsplit("/", 1)[-1]).is_file() for u in spec.urls)
 
 
-@functools.cache
-def _probe_url(origin: str) -> bool:
-    try:
-        urllib.request.urlopen(urllib.request.Request(origin, method="HEAD"), timeout=HUB_TIMEOUT_S)
-        return True
-    except urllib.error.HTTPError:
-        return True  # the server answered
-    except (OSError, ValueError):
-        return False
-
-
 def url_reachable(url: str) -> bool:
-    """False under HF_HUB_OFFLINE=1 (the app's offline switch); else one probe per host, remembered."""
-    if _env_offline():
-        return False
+    """Whether the server of a url-source model answers (one probe per host)."""
     parts = urllib.parse.urlsplit(url)
-    with _probe_lock:
-        return _probe_url(f"{parts.scheme}://{parts.netloc}/")
+    return PROBES.reachable(f"{parts.scheme}://{parts.netloc}/")
 
 
 def _check_url(spec: ModelSpec) -> Availability:

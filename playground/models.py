@@ -1,4 +1,4 @@
-"""Loading models: device choice, a bounded LRU cache, the only `from_pretrained` calls.
+"""Loading models: device choice, the process's model store (bounded LRU caches), the only `from_pretrained` calls.
 
 Every demo receives a `LoadedModel` and never loads anything itself, so tests can
 hand it a tiny random model built from a config instead.
@@ -46,7 +46,7 @@ class LoadedModel:
     def __reduce__(self):
         """Into ZeroGPU's forked worker (playground.device) a cached model crosses as its key: the worker inherited
         the cache. Any other (a session's own model, a test's tiny one) is pickled whole."""
-        if _cache("models").peek(self.spec.key) is self:
+        if STORE.peek(self.spec.key) is self:
             return (_by_key, (self.spec.key,))
         config = getattr(self.model, "config", None)
         if config is not None and hasattr(self.model, "state_dict"):  # a transformers model that has run holds
@@ -57,7 +57,7 @@ class LoadedModel:
 
 def _by_key(key: str) -> LoadedModel:
     """The worker's inherited copy of a cached model; loaded there if the worker was forked before it was."""
-    return _cache("models").peek(key) or load(key)
+    return STORE.peek(key) or load(key)
 
 
 def _rebuilt(spec: ModelSpec, cls: Any, config: Any, weights: dict, tokenizer: Any, device: str) -> LoadedModel:
@@ -436,44 +436,92 @@ Loader = Callable[[str], LoadedModel]  # what backend entries call to get a mode
 # that accept them use them as given: past the allow-list (the session made them), and never in a shared cache.
 SessionModels = Mapping[str, LoadedModel]
 
-_caches: dict[str, BoundedCache] = {}
-_caches_lock = threading.Lock()
+
+class ModelStore:
+    """The models and tokenizers loaded in a process, in two bounded caches, and the one load path through them.
+
+    The app has one, `STORE`: a model is shared by every session (PLAYGROUND_MAX_MODELS bounds them, default 3;
+    tokenizers are small: 16). A test builds its own store with its own builders (`build(key)`,
+    `build_tokenizer(key)`, `loaders`) instead of wiping or patching the process's one.
+    """
+
+    def __init__(
+        self,
+        max_models: int | None = None,
+        build: Callable[[str], LoadedModel] | None = None,
+        build_tokenizer: Callable[[str], Any] | None = None,
+        loaders: Mapping[tuple[str, str], Callable[[ModelSpec, OnLoad | None], LoadedModel]] | None = None,
+    ):
+        # None: the module's own, looked up at each call; max_models: the settings' value when the cache is made
+        self._max_models, self._build, self._build_tokenizer, self._loaders = max_models, build, build_tokenizer, loaders
+        self._caches: dict[str, BoundedCache] = {}
+        self._lock = threading.Lock()
+
+    def _cache(self, name: str) -> BoundedCache:
+        with self._lock:
+            if name not in self._caches:
+                size = (self._max_models or settings.current().max_models) if name == "models" else 16
+                self._caches[name] = BoundedCache(size, name)
+            return self._caches[name]
+
+    def load(self, key: str, on_load: OnLoad | None = None) -> LoadedModel:
+        """The model for `key`, loaded on first use and kept in the bounded cache."""
+        spec = get_spec(key)  # refuse unknown keys before touching the cache
+        cache = self._cache("models")
+        if on_load is not None and key not in cache:
+            on_load(spec)
+        loaders = LOADERS if self._loaders is None else self._loaders
+        loader = loaders.get((spec.kind, spec.source))  # these report download progress through on_load too
+        # (they build no transformers model, so they need not wait for BUILD_LOCK behind another model's load)
+        if loader is not None:
+            return cache.get(key, lambda: loader(spec, on_load))
+        return cache.get(key, lambda: (self._build or load_uncached)(key))
+
+    def load_tokenizer(self, key: str) -> Any:
+        """The tokenizer for `key`: from the loaded model when it is in memory, else loaded alone and cached."""
+        get_spec(key)
+        loaded = self.peek(key)
+        if loaded is not None and loaded.tokenizer is not None:
+            return loaded.tokenizer
+        return self._cache("tokenizers").get(key, lambda: (self._build_tokenizer or load_tokenizer_uncached)(key))
+
+    def peek(self, key: str) -> LoadedModel | None:
+        """The loaded model for `key`, or None: never loads."""
+        return self._cache("models").peek(key)
+
+    def keys(self) -> list[str]:
+        """The keys of the loaded models."""
+        return self._cache("models").keys()
+
+    def is_loaded(self, key: str) -> bool:
+        return key in self._cache("models")
+
+    def hold_at_least(self, count: int) -> None:
+        """The model cache keeps at least `count` models from now on (PLAYGROUND_MAX_MODELS, raised when smaller): the
+        models preloaded at start all stay, instead of the last ones loaded evicting the first."""
+        self._cache("models").reserve(count)
+
+    @contextlib.contextmanager
+    def holding(self, lm: LoadedModel) -> Iterator[LoadedModel]:
+        """`lm` held under its key while the block runs (as a first load would leave it), then let go."""
+        self._cache("models").get(lm.spec.key, lambda: lm)
+        try:
+            yield lm
+        finally:
+            self._cache("models").discard(lm.spec.key)
 
 
-def _cache(name: str) -> BoundedCache:
-    """The model cache (PLAYGROUND_MAX_MODELS, default 3) or the tokenizer cache (16: they are small)."""
-    with _caches_lock:
-        if name not in _caches:
-            size = settings.current().max_models if name == "models" else 16
-            _caches[name] = BoundedCache(size, name)
-        return _caches[name]
-
-
-def hold_at_least(count: int) -> None:
-    """The model cache keeps at least `count` models from now on (PLAYGROUND_MAX_MODELS, raised when smaller): the
-    models preloaded at start all stay, instead of the last ones loaded evicting the first."""
-    _cache("models").reserve(count)
+STORE = ModelStore()  # this process's models: every session's, and a ZeroGPU worker's by inheritance
 
 
 def load(key: str, on_load: OnLoad | None = None) -> LoadedModel:
-    """The model for `key`, loaded on first use and kept in the bounded cache: the one load path."""
-    spec = get_spec(key)  # refuse unknown keys before touching the cache
-    cache = _cache("models")
-    if on_load is not None and key not in cache:
-        on_load(spec)
-    loader = LOADERS.get((spec.kind, spec.source))  # these report download progress through on_load too
-    # (they build no transformers model, so they need not wait for BUILD_LOCK behind another model's load)
-    return cache.get(key, (lambda: loader(spec, on_load)) if loader else (lambda: load_uncached(key)))
+    """The model for `key` from the process's store: the one load path."""
+    return STORE.load(key, on_load)
 
 
 def load_tokenizer(key: str) -> Any:
-    """The tokenizer for `key`: from the loaded model when it is in memory, else loaded alone and cached."""
-    get_spec(key)
-    loaded = _cache("models").peek(key)
-    if loaded is not None and loaded.tokenizer is not None:
-        return loaded.tokenizer
-    return _cache("tokenizers").get(key, lambda: load_tokenizer_uncached(key))
+    return STORE.load_tokenizer(key)
 
 
 def is_loaded(key: str) -> bool:
-    return key in _cache("models")
+    return STORE.is_loaded(key)

@@ -73,19 +73,20 @@ def preload_keys() -> list[str]:
     return [k for k in keys if k in available]
 
 
-def preload() -> dict[str, float]:
+def preload(store: models.ModelStore | None = None) -> dict[str, float]:
     """Load the `preload_keys` models now (seconds each); a model that fails is logged and skipped.
 
     The model cache is raised to hold them all: with PLAYGROUND_MAX_MODELS' default (3) the ten lesson models would
     evict each other as they load, and the first students would wait for a load after all.
     """
+    store = store or models.STORE
     times = {}
     keys = preload_keys()
-    models.hold_at_least(len(keys))
+    store.hold_at_least(len(keys))
     for key in keys:
         start = time.perf_counter()
         try:
-            models.load(key)
+            store.load(key)
         except Exception as exc:  # the tab says why when a student picks it; the server still starts
             log.warning("preloading %s failed: %s", key, exc)
             continue

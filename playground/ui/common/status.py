@@ -44,7 +44,7 @@ def load_markdown(lang: str) -> str:
     queue = getattr(LocalContext.blocks.get(None), "_queue", None)
     lines = list(getattr(queue, "event_queue_per_concurrency_id", {}).values())
     hits, lookups = cache.hit_rate()
-    loaded = ", ".join(f"`{k}`" for k in models._cache("models").keys()) or t("load.none", lang)
+    loaded = ", ".join(f"`{k}`" for k in models.STORE.keys()) or t("load.none", lang)
     text = t(
         "load.line",
         lang,

@@ -52,9 +52,7 @@ def test_preload_lists_lesson_models_on_zero_gpu_only(monkeypatch, use_settings)
 def test_preloaded_models_all_stay_loaded_past_the_model_cache_size(monkeypatch, use_settings):
     from playground import models
 
-    monkeypatch.setattr(models, "_caches", {})  # a fresh model cache, made with the settings below
-    monkeypatch.setattr(models, "LOADERS", {})
-    monkeypatch.setattr(models, "load_uncached", lambda key, on_load=None: f"loaded {key}")
+    store = models.ModelStore(build=lambda key: f"loaded {key}", loaders={})  # max_models from the settings below
     use_settings(max_models=2, preload="minilm,glove,elmo-small")  # bundled: they can load here
-    assert set(gpu.preload()) == {"minilm", "glove", "elmo-small"}
-    assert sorted(models._cache("models").keys()) == ["elmo-small", "glove", "minilm"]  # none evicted by the next
+    assert set(gpu.preload(store)) == {"minilm", "glove", "elmo-small"}
+    assert sorted(store.keys()) == ["elmo-small", "glove", "minilm"]  # none evicted by the next

@@ -1,6 +1,7 @@
 """Registry allow-list, operator file, availability, LRU cache and single load under concurrency."""
 
 import json
+import urllib.error
 
 import pytest
 
@@ -46,16 +47,22 @@ def test_offline_hub_models_are_unavailable_with_a_reason(monkeypatch):
     assert not state.ok and "HF_HUB_OFFLINE" in state.reason
 
 
-def test_hub_probe_runs_once(monkeypatch):
-    calls = []
+def test_a_server_is_probed_once_and_any_http_status_is_an_answer(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    availability._probe_hub.cache_clear()
-    monkeypatch.setattr(
-        availability.urllib.request, "urlopen", lambda *a, **k: calls.append(1) or (_ for _ in ()).throw(OSError("down"))
-    )
-    assert availability.hub_reachable() is False and availability.hub_reachable() is False
-    assert len(calls) == 1
-    availability._probe_hub.cache_clear()
+    calls = []
+
+    def open_url(request, timeout):
+        calls.append(request.full_url)
+        if "down" in request.full_url:
+            raise OSError("down")
+        raise urllib.error.HTTPError(request.full_url, 404, "not found", {}, None)
+
+    probes = availability.Probes(open_url)
+    assert [probes.reachable("http://down/"), probes.reachable("http://down/")] == [False, False]
+    assert [probes.reachable("http://up/"), probes.reachable("http://up/")] == [True, True]
+    assert calls == ["http://down/", "http://up/"]  # one probe each, remembered
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert probes.reachable("http://up/") is False  # the offline switch wins over a remembered answer
 
 
 def test_device_follows_the_settings(monkeypatch, use_settings):
@@ -66,21 +73,20 @@ def test_device_follows_the_settings(monkeypatch, use_settings):
     assert models.pick_device() in ("cpu", "cuda", "mps")
 
 
-def test_one_load_path_tells_the_caller_before_a_first_load(monkeypatch):
+def test_one_load_path_tells_the_caller_before_a_first_load():
     loads, told = [], []
-    monkeypatch.setattr(models, "_caches", {})
-    monkeypatch.setattr(models, "load_uncached", lambda key: loads.append(key) or key.upper())
-    assert models.load("bert", on_load=told.append) == "BERT"
-    assert models.load("bert", on_load=told.append) == "BERT"  # cached: nobody is told twice
+    store = models.ModelStore(build=lambda key: loads.append(key) or key.upper())
+    assert store.load("bert", on_load=told.append) == "BERT"
+    assert store.load("bert", on_load=told.append) == "BERT"  # cached: nobody is told twice
     assert loads == ["bert"] and [s.key for s in told] == ["bert"]
 
 
-def test_tokenizer_only_load_never_loads_weights(monkeypatch):
-    monkeypatch.setattr(models, "_caches", {})
-    monkeypatch.setattr(models, "load_uncached", lambda key: pytest.fail("weights loaded for a tokenizer"))
-    monkeypatch.setattr(models, "load_tokenizer_uncached", lambda key: f"tokenizer of {key}")
-    assert models.load_tokenizer("xlnet") == "tokenizer of xlnet"
-    assert not models.is_loaded("xlnet")
+def test_tokenizer_only_load_never_loads_weights():
+    store = models.ModelStore(
+        build=lambda key: pytest.fail("weights loaded for a tokenizer"), build_tokenizer=lambda key: f"tokenizer of {key}"
+    )
+    assert store.load_tokenizer("xlnet") == "tokenizer of xlnet"
+    assert not store.is_loaded("xlnet")
 
 
 def test_simultaneous_first_loads_of_different_models_are_serialised_and_all_work(monkeypatch, tmp_path):

@@ -114,7 +114,7 @@ def test_every_entry_crosses_the_worker_boundary_and_gives_the_same_result(
 ):
     cases = scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm)
     direct = {name: jsonable(call()) for name, call in cases}
-    models_cache_before = models._cache("models").keys()
+    models_cache_before = models.STORE.keys()
     device.install(None, emulated=True)
     try:
         before = dict(device.STATS.by_entry)
@@ -124,7 +124,7 @@ def test_every_entry_crosses_the_worker_boundary_and_gives_the_same_result(
     finally:
         device.install(None)
     assert ran == set(device.ENTRIES), f"entries never run through the emulated worker: {set(device.ENTRIES) - ran}"
-    assert models._cache("models").keys() == models_cache_before
+    assert models.STORE.keys() == models_cache_before
 
 
 def test_a_lock_cannot_cross_and_the_error_names_it(emulated):
@@ -216,13 +216,10 @@ def test_what_a_worker_changes_stays_in_the_worker(emulated):
 
 def test_a_cached_model_crosses_as_its_key_not_its_weights(tiny_mlm):
     whole = len(pickle.dumps(tiny_mlm))
-    models._cache("models").get(tiny_mlm.spec.key, lambda: tiny_mlm)
-    try:
+    with models.STORE.holding(tiny_mlm):  # as if the app had loaded it: the worker inherits the process's store
         by_key = pickle.dumps(tiny_mlm)
         assert len(by_key) < 2000 < whole
         assert pickle.loads(by_key) is tiny_mlm  # in a fork the worker's inherited cache answers
-    finally:
-        models._cache("models").discard(tiny_mlm.spec.key)
 
 
 def test_the_step_through_sampler_pickles_with_its_cache_on_the_cpu(tiny_clm):
