@@ -74,6 +74,7 @@ def test_the_course_chinese_example_runs_offline_on_e5_mlm(page, app_url):
     cells = [c.strip() for line in table.splitlines() for c in line.split("\t")]
     chinese = [c for c in cells if len(c) == 1 and "\u4e00" <= c <= "\u9fff"]  # the guessed characters
     assert len(rows) == 5 and len(chinese) >= 3, table
+    page.locator("#fill-mask-plot .js-plotly-plot").wait_for(timeout=60_000)  # the chart too (the table comes first)
     save_screenshot(page, "fill_mask_chinese_e5_mlm")
 
 
