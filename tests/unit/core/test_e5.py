@@ -103,6 +103,23 @@ def test_q4_0_dequantizes_known_blocks_exactly():
     assert got[32:63].tolist() == [0.0] * 31 and got[63] == (0 - 8) * -0.25
 
 
+def test_q4_0_quantizes_as_ggml_the_largest_weight_to_nibble_0_and_every_weight_to_its_nearest_level():
+    x = np.random.default_rng(0).normal(size=32 * 50).astype(np.float32)
+    x[5] = -4.0  # block 0's largest weight is negative: its scale is positive (d = largest / -8)
+    raw = q4file.quantize_q4_0(x)
+    blocks = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 18)
+    scales = blocks[:, :2].copy().view("<f2").astype(np.float32)[:, 0]
+    assert scales[0] == np.float16(0.5) and (scales < 0).any()  # a block led by a positive weight has d < 0
+    y = q4file.dequantize_q4_0(raw, x.size)
+    assert y[5] == -4.0  # the largest weight is kept exactly (nibble 0)
+    # each weight at its nearest of the 16 levels, -8d .. 7d; beyond 7d (the far side) it is clipped to nibble 15
+    error, step = np.abs(x - y).reshape(-1, 32), np.abs(scales)[:, None]
+    clipped = np.abs(x.reshape(-1, 32)) > 7.5 * step
+    assert (error[~clipped] <= step.repeat(32, 1)[~clipped] * 0.5 + 1e-3).all()
+    assert (error[clipped] <= step.repeat(32, 1)[clipped] * 1.0 + 1e-3).all()
+    assert q4file.quantize_q4_0(y) == raw  # dequantized blocks quantize back to the same bytes
+
+
 def test_q4_0_refuses_partial_blocks():
     with pytest.raises(ValueError, match="whole blocks"):
         q4file.dequantize_q4_0(b"\0" * 18, 31)
