@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -46,6 +47,18 @@ class ModelSpec:
 # Reserved: the key under which a browser session is offered its own fine-tuned model from the MLM lab. It is never
 # a registry key, so the shared caches (keyed by registry keys) can neither hold nor serve a session's model.
 LAB_MODEL_KEY = "your-lab-model"
+# Its id and label say what it is, the base's weights fine-tuned by this session (short: the id titles a figure
+# column beside the base's); the page reads them back with `lab_name_parts` to say them in its language.
+LAB_MODEL_ID = "{base} + your MLM lab fine-tune ({steps} steps)"
+LAB_MODEL_LABEL = "{base} + your corpus ({steps} steps)"
+
+
+def lab_name_parts(name: str, template: str) -> tuple[str, int] | None:
+    """(base, steps) when `name` was made from `template` (LAB_MODEL_ID or LAB_MODEL_LABEL), else None."""
+    pattern = re.escape(template).replace(r"\{base\}", "(?P<base>.+)").replace(r"\{steps\}", r"(?P<steps>\d+)")
+    found = re.fullmatch(pattern, name)
+    return (found["base"], int(found["steps"])) if found else None
+
 
 _EN, _ZH, _EN_ZH = ("en",), ("zh",), ("en", "zh")
 # The lessons' default hub models are pinned to one commit each: a Space preloads exactly these files at build

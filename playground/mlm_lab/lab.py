@@ -33,7 +33,7 @@ from playground.mlm_lab.training import (
 )
 from playground.models import LoadedModel
 from playground.runtime import Runtime
-from playground.registry import LAB_MODEL_KEY, get_spec
+from playground.registry import LAB_MODEL_ID, LAB_MODEL_KEY, LAB_MODEL_LABEL, get_spec
 
 DOMAIN_WORDS = 12  # rows of the domain-word table
 PROBES_SHOWN = 6  # probe sentences shown side by side
@@ -175,9 +175,8 @@ def run_mlm_lab(
     spec = replace(
         base.spec,
         key=LAB_MODEL_KEY,  # reserved: never a registry key, so no shared cache can hold or serve it
-        hf_id=f"{base.spec.key} + your MLM lab fine-tune ({steps} steps)",  # provenance: not the base's weights (short:
-        # it titles a figure column beside the base's)
-        label=f"{base.spec.label} + your corpus ({steps} steps)",
+        hf_id=LAB_MODEL_ID.format(base=base.spec.key, steps=steps),  # provenance: not the base's weights
+        label=LAB_MODEL_LABEL.format(base=base.spec.label, steps=steps),
     )
     tuned = LoadedModel(spec, tuned.model, tok, tuned.device)
     result = replace(result, steps=steps, seconds=seconds, stopped=why, after=after, curve=curve, probes=probes, domain=domain)

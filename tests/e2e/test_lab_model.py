@@ -11,6 +11,7 @@ from playground.lessons import LESSONS
 from playground.registry import LAB_MODEL_KEY
 from playground.ui.lessons import tab as lessons_tab
 from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.plot_layout import FITTED_JS
 
 STEPS = 3
 CHOICE_EN = f"Your lab model (MiniLM + MLM head trained here, {STEPS} steps)"
@@ -63,7 +64,8 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
     page.wait_for_function("() => (document.querySelector('.tp-provenance')?.innerText || '').includes('设备')", timeout=30_000)
     page.get_by_role("button", name="填空", exact=True).wait_for(timeout=30_000)
     page.locator(".js-plotly-plot:visible").first.wait_for(timeout=30_000)
-    page.wait_for_timeout(2000)  # let the redrawn figure and menus settle before the screenshot
+    page.wait_for_function(FITTED_JS, timeout=60_000)  # the redrawn plots laid out before the screenshot
+    assert "your MLM lab" not in page.locator("body").inner_text()  # its name in charts and table said in Chinese too
     save_screenshot(page, "lab-model-fill-mask-zh")
     page.get_by_label("English").check()
     page.get_by_label(CHOICE_EN).wait_for(timeout=30_000)
@@ -81,7 +83,8 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
     page.get_by_label("中文").check()  # the menu keeps the choice, relabelled; the map is redrawn from this run
     page.wait_for_function(f"() => [...document.querySelectorAll('input')].some(e => e.value === {CHOICE_ZH!r})", timeout=30_000)
     page.wait_for_function("() => /设备/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=60_000)
-    page.wait_for_timeout(2000)  # let the redrawn figure settle before the screenshot
+    page.wait_for_function(FITTED_JS, timeout=60_000)  # the redrawn plots laid out before the screenshot
+    assert "your MLM lab" not in page.locator("body").inner_text()
     save_screenshot(page, "lab-model-attention-zh")
     page.get_by_label("English").check()
     page.wait_for_function(f"() => [...document.querySelectorAll('input')].some(e => e.value === {CHOICE_EN!r})", timeout=30_000)

@@ -3,6 +3,7 @@
 import re
 
 from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.plot_layout import FITTED_JS
 
 CORPUS = "\n".join(
     f"The patient with {d} was treated by the physician in the clinic number {i}."
@@ -48,7 +49,7 @@ def test_train_watch_cancel_compare_in_both_languages(page):
     page.wait_for_function("() => document.body.innerText.includes('留出损失')", timeout=30_000)
     assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)
     page.wait_for_function("() => /停止了训练/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=30_000)
-    page.wait_for_timeout(2000)  # let the redrawn figures settle before the screenshot
+    page.wait_for_function(FITTED_JS, timeout=60_000)  # the redrawn plots laid out before the screenshot
     save_screenshot(page, "mlm-lab-zh")
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from playground.attention.view import AttentionView
 from playground.figures import attention as figs
-from playground.ui.common.widgets import escape_md, provenance
+from playground.ui.common.widgets import escape_md, label_in, provenance
 from playground.ui.common.i18n import t
 
 
@@ -27,9 +27,8 @@ def unknown_note(view: AttentionView, lang: str) -> str:
         return ""
     shown = "、".join(dict.fromkeys(texts)) if lang == "zh" else ", ".join(dict.fromkeys(texts))
     unk = next(t for t, u in zip(view.maps.tokens, view.maps.unknown) if u)
-    return t(
-        "attention.unknown", lang, model=escape_md(view.model_label), n=len(texts), texts=escape_md(shown), unk=escape_md(unk)
-    )
+    model = escape_md(label_in(view.model_label, lang))
+    return t("attention.unknown", lang, model=model, n=len(texts), texts=escape_md(shown), unk=escape_md(unk))
 
 
 def info_markdown(view: AttentionView, lang: str, extra: list[str]) -> str:
@@ -131,7 +130,9 @@ def _entropy(v: AttentionView, lang: str, out: dict) -> None:
 
 
 def _compare(v: AttentionView, lang: str, out: dict) -> None:
-    panels = [(f"{html.escape(p.label)} · L{p.layer} H{p.head}", plot_labels(p.tokens), p.matrix) for p in v.compare]
+    panels = [
+        (f"{html.escape(label_in(p.label, lang))} · L{p.layer} H{p.head}", plot_labels(p.tokens), p.matrix) for p in v.compare
+    ]
     out["plot"] = figs.compare_figure(panels, t("attention.title.compare", lang, layer=v.layer, head=v.head))
 
 
@@ -149,13 +150,13 @@ def _step(v: AttentionView, lang: str, out: dict) -> None:
 
 
 def _positional(v: AttentionView, lang: str, out: dict) -> None:
-    pos = v.positional
+    pos, model = v.positional, label_in(v.model_label, lang)
     axes = (t("attention.axis.dimension", lang), t("attention.axis.position", lang))
     out["plot"] = figs.positional_figure(pos.sinusoid, t("attention.title.sinusoid", lang, d=pos.d), *axes)
     if pos.learned is None:
-        out["extra"].append(t("attention.no_learned", lang, model=v.model_label))
+        out["extra"].append(t("attention.no_learned", lang, model=model))
     else:
-        out["plot2"] = figs.similarity_figure(pos.learned, t("attention.title.learned", lang, model=v.model_label), axes[1])
+        out["plot2"] = figs.similarity_figure(pos.learned, t("attention.title.learned", lang, model=model), axes[1])
 
 
 # view -> how it is drawn (one row per view of `attention_view.VIEW_PARTS`)

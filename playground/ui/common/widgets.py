@@ -18,7 +18,7 @@ import gradio as gr
 
 from playground import availability, models
 from playground.errors import InputError
-from playground.registry import ModelSpec, get_spec, registry
+from playground.registry import LAB_MODEL_ID, LAB_MODEL_LABEL, ModelSpec, get_spec, lab_name_parts, registry
 from playground.serialize import jsonable
 from playground.ui.common.i18n import t
 from playground.ui.common.strings import STRINGS
@@ -46,19 +46,26 @@ def model_label(spec: ModelSpec, lang: str) -> str:
 
 def model_id_in(model_id: str, lang: str) -> str:
     """A model id as chart titles show it: hub ids stay as they are; an id with a description ("... + MLM head trained
-    here") has a translation under `models.<key>.id`, so a Chinese chart has no English phrase in its title."""
+    here", a session's lab model) has a translation, so a Chinese chart has no English phrase in its title."""
     for spec in registry().values():
         if spec.hf_id == model_id and f"models.{spec.key}.id" in STRINGS:
             return t(f"models.{spec.key}.id", lang)
+    lab = lab_name_parts(model_id, LAB_MODEL_ID)
+    if lab is not None:
+        return t("mlm_lab.model_id", lang, base=lab[0], steps=lab[1])
     return model_id
 
 
 def label_in(label: str, lang: str) -> str:
     """A registry label in the user's language. Results carry the English label; proper names stay as they are,
-    descriptive ones ("... trained here") have a translation under `models.<key>` (ui/common/text_models.py)."""
+    descriptive ones ("... trained here", a session's lab model) have a translation under `models.<key>`
+    (ui/common/text_models.py) or `mlm_lab.model_label`."""
     for spec in registry().values():
         if spec.label == label and f"models.{spec.key}" in STRINGS:
             return t(f"models.{spec.key}", lang)
+    lab = lab_name_parts(label, LAB_MODEL_LABEL)
+    if lab is not None:
+        return t("mlm_lab.model_label", lang, base=label_in(lab[0], lang), steps=lab[1])
     return label
 
 

@@ -215,6 +215,9 @@ STRINGS = {
     "error.lab_failed": ("The training failed ({kind}: {reason}).", "训练失败（{kind}：{reason}）。"),
     "error.lab_upload": ("The file could not be read as UTF-8 text.", "无法以 UTF-8 文本读取该文件。"),
     "mlm_lab.session_choice": ("Your lab model ({base}, {steps} steps)", "你的实验室模型（{base}，{steps} 步）"),
+    # a session's lab model as results name it (playground.registry.LAB_MODEL_ID / LAB_MODEL_LABEL)
+    "mlm_lab.model_id": ("{base} + your MLM lab fine-tune ({steps} steps)", "{base} + 你的 MLM 实验室微调（{steps} 步）"),
+    "mlm_lab.model_label": ("{base} + your corpus ({steps} steps)", "{base} + 你的语料（{steps} 步）"),
     "mlm_lab.session_gone": (
         "Your lab model is no longer in memory (the session ended, or the server needed the room for other users' "
         "models): train it again in the MLM lab tab.",

@@ -33,6 +33,20 @@ def test_model_ids_with_a_description_are_translated_for_charts():
     assert widgets.model_id_in("google-bert/bert-base-uncased", "zh") == "google-bert/bert-base-uncased"  # an id stays
 
 
+def test_a_sessions_lab_model_is_named_in_the_readers_language():
+    """Its id titles the charts and tables of the fill-mask and attention tabs, its label their compare panels: a
+    Chinese page said "minilm-mlm + your MLM lab fine-tune (3 steps)"."""
+    from playground.registry import LAB_MODEL_ID, LAB_MODEL_LABEL, get_spec
+
+    model_id = LAB_MODEL_ID.format(base="minilm-mlm", steps=3)
+    label = LAB_MODEL_LABEL.format(base=get_spec("minilm-mlm").label, steps=3)
+    assert widgets.model_id_in(model_id, "en") == model_id and widgets.label_in(label, "en") == label
+    zh_id, zh_label = widgets.model_id_in(model_id, "zh"), widgets.label_in(label, "zh")
+    assert zh_id == "minilm-mlm + 你的 MLM 实验室微调（3 步）"
+    assert zh_label == "MiniLM + 本项目训练的 MLM 头 + 你的语料（3 步）"  # the base's label translated too
+    assert widgets.model_id_in("me/my + your MLM lab fine-tune (x steps)", "zh").startswith("me/my + your")  # not made so
+
+
 def test_fill_mask_chart_titles_are_chinese_for_the_bundled_masked_lm():
     from playground.fill_mask.data import Prediction, Reading
     from playground.registry import get_spec

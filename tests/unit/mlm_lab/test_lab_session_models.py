@@ -24,6 +24,7 @@ from playground.ui.fill_mask import tab as fill_mask_tab
 from playground.ui.common.i18n import Localizer, UIContext
 from playground.ui.common.lab_models import LabMenus, menu_choices, session_for
 from playground.ui.common.runtime import APP
+from playground.ui.common.widgets import label_in, model_id_in
 from playground.ui.common.share import decode
 from tests.tiny_models import CORPUS
 
@@ -123,6 +124,7 @@ def test_a_training_keeps_the_model_under_the_reserved_key_for_its_session_only(
         ((key, lm),) = sessions.session_models(runtime, "tok-a").items()
         assert key == LAB_MODEL_KEY == lm.spec.key and lm.model is not tiny_mlm.model
         assert lm.spec.hf_id.endswith("your MLM lab fine-tune (3 steps)") and "3 steps" in lm.spec.label
+        assert "your" not in model_id_in(lm.spec.hf_id, "zh") + label_in(lm.spec.label, "zh")  # said in Chinese too
         assert sessions.session_runtime(runtime, "tok-a").model(LAB_MODEL_KEY) is lm  # through the Runtime
         for other in ("tok-b", None, ""):
             assert sessions.session_models(runtime, other) == {}
