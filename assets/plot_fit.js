@@ -37,6 +37,8 @@
       }
       // pieces: a tag, a CJK character (with the punctuation after it), a word (up to a space, or after / or -)
       const pieces = line.match(/<[^>]*>|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][，。、：；）」]?|[^\s<\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef/-]+[/-]?\s*|[/-]\s*|\s+/g) || [line];
+      // an opening bracket stays with what follows it: no line ends in "（" ("微调（" / "3 步）")
+      for (let i = pieces.length - 2; i >= 0; i--) if (/^[（「《]$/.test(pieces[i])) pieces.splice(i, 2, pieces[i] + pieces[i + 1]);
       let current = '';
       for (const piece of pieces) {
         if (current.trim() && measureLine(current + piece.trimEnd()) > width) {
