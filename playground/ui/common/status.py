@@ -8,7 +8,7 @@ from playground import availability, cache, device, models, warmup
 from playground.registry import registry
 from playground.serialize import jsonable
 from playground.ui.common.runtime import APP
-from playground.ui.common.widgets import escape_md, why_unavailable
+from playground.ui.common.widgets import escape_md, label_in, model_id_in, why_unavailable
 from playground.ui.common.i18n import Localizer, t
 
 
@@ -29,7 +29,8 @@ def status_markdown(lang: str) -> str:
             if where.ok
             else t("status.unavailable", lang, reason=why_unavailable(spec, lang))
         )
-        rows.append(f"| {spec.label} (`{spec.hf_id}`) | {t('kind.' + spec.kind, lang)} | {', '.join(spec.languages)} | {state} |")
+        name = f"{label_in(spec.label, lang)} (`{model_id_in(spec.hf_id, lang)}`)"
+        rows.append(f"| {name} | {t('kind.' + spec.kind, lang)} | {', '.join(spec.languages)} | {state} |")
     return "\n".join(head + rows)
 
 

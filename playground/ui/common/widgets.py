@@ -78,7 +78,7 @@ def why_unavailable(spec: ModelSpec, lang: str) -> str:
 def unavailable_note(kinds: Iterable[str], lang: str) -> str:
     """Markdown listing the models of these kinds that cannot load here, and why."""
     missing = [s for s in registry().values() if s.kind in set(kinds) and not availability.check(s).ok]
-    lines = [f"- {s.label} (`{s.hf_id}`): {why_unavailable(s, lang)}" for s in missing]
+    lines = [f"- {label_in(s.label, lang)} (`{model_id_in(s.hf_id, lang)}`): {why_unavailable(s, lang)}" for s in missing]
     if not lines:
         return ""
     codes = dict.fromkeys(availability.check(s).code or "other" for s in missing)  # one instruction per reason

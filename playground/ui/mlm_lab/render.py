@@ -8,7 +8,7 @@ from typing import Any
 from playground.figures.mlm_lab import loss_figure, rank_figure
 from playground.mlm_lab.training import CurvePoint, LabResult, LabSettings, planned_schedule
 from playground.serialize import jsonable
-from playground.ui.common.widgets import escape_md
+from playground.ui.common.widgets import escape_md, model_id_in
 from playground.ui.common.i18n import t
 
 
@@ -54,7 +54,8 @@ def summary(result: LabResult, lang: str) -> str:
         n_held=result.n_held,
         masked=b.masked_tokens,
     )
-    lines = [text, "", f"*{t('mlm_lab.provenance', lang, model=escape_md(result.model_id), device=result.device)}*"]
+    base = escape_md(model_id_in(result.model_id, lang))  # a described id ("... trained here") in the reader's language
+    lines = [text, "", f"*{t('mlm_lab.provenance', lang, model=base, device=result.device)}*"]
     if a is not None:
         d = a.loss - b.loss
         if d < -0.01:

@@ -61,3 +61,11 @@ def test_fill_mask_chart_titles_are_chinese_for_the_bundled_masked_lm():
 
     titles = [a["text"] for a in render.figure(Run(), "zh").to_dict()["layout"]["annotations"]]
     assert titles and not any("trained here" in title for title in titles)
+
+
+def test_the_model_panel_and_the_unavailable_list_say_descriptive_names_in_chinese():
+    from playground.ui.common.status import status_markdown
+
+    english = status_markdown("en")
+    assert "MLM head trained here" in english  # the bundled masked LMs are listed...
+    assert "trained here" not in status_markdown("zh")  # ...and named in Chinese on a Chinese page

@@ -113,6 +113,18 @@ def test_training_changes_a_private_copy_and_leaves_the_base_untouched(tiny_mlm,
     assert result.n_held == round(len(corpus.sentences(TEXT)) * 0.1)
 
 
+def test_the_summary_names_the_base_weights_in_the_readers_language(tiny_mlm):
+    """Its "Base weights" line: a Chinese page said "... + MLM head trained here" in English."""
+    from playground.registry import get_spec
+    from playground.ui.mlm_lab import render
+
+    result, _ = run_mlm_lab(LabRequest(TEXT, settings(max_steps=1)), runtime_of(tiny_mlm), Recorder(), ranks={})
+    shown = replace(result, model_id=get_spec("minilm-mlm").hf_id)  # as if the bundled minilm-mlm were the base
+    assert "MLM head trained here" in render.summary(shown, "en")
+    zh = render.summary(shown, "zh")
+    assert "trained here" not in zh and "本项目训练的 MLM 头" in zh
+
+
 def test_cancel_stops_the_loop_and_keeps_what_was_learned(tiny_mlm):
     result, tuned = run_mlm_lab(LabRequest(TEXT, settings(max_steps=500)), runtime_of(tiny_mlm), Recorder(stop_at=2), ranks={})
     assert result.stopped == "cancelled" and result.steps == 2 and tuned is not None and result.after is not None
