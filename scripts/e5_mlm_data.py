@@ -10,7 +10,7 @@ import json
 import random
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,8 +90,9 @@ def mask_text(text: str, rng: random.Random, tokenizer, rate: float = MASK_RATE)
     return "".join(out), labels
 
 
-def hidden_at_masks(bert, tokenizer, texts: list[str], labels: list[list[int]], layers: list[int]):
-    """Hidden states of `layers` (0 = embeddings) at every <mask>, float16 [len(layers), N, H], and their labels [N]."""
+def hidden_at_masks(bert, tokenizer, texts: list[str], labels: list[list[int]], layers: list[int], with_rows=False):
+    """Hidden states of `layers` (0 = embeddings) at every <mask>, float16 [len(layers), N, H], and their labels [N];
+    with `with_rows`, also the index of the text each position is in [N] (to tag positions by source)."""
     import torch
 
     enc = tokenizer(texts, truncation=True, max_length=MAX_LENGTH, padding=True, return_tensors="pt")
@@ -107,6 +108,8 @@ def hidden_at_masks(bert, tokenizer, texts: list[str], labels: list[list[int]], 
         ys += want[: len(cols)]  # truncation may have cut the last masks
     rows, cols = torch.tensor(keep_rows, dtype=torch.long), torch.tensor(keep_cols, dtype=torch.long)
     hs = torch.stack([out.hidden_states[layer][rows, cols] for layer in layers]).to(torch.float16)
+    if with_rows:
+        return hs, torch.tensor(ys, dtype=torch.long), rows
     return hs, torch.tensor(ys, dtype=torch.long)
 
 
@@ -124,6 +127,7 @@ class Texts:
     remap: object  # vocabulary id -> index in cand, -100 elsewhere
     zh_everyday: list[str]  # zh_train from the everyday sources (EVERYDAY): a quarter of every batch
     zh_docs: list[str]  # the rest of zh_train (documentation): another quarter
+    source_of: dict[str, str] = field(default_factory=dict)  # Chinese text -> its e5_corpus source
 
     @classmethod
     def build(cls, tokenizer, seed: int, sources: list[str] | None = None, held_out: int = 500) -> Texts:
@@ -148,7 +152,8 @@ class Texts:
         counts = {k: len(v) for k, v in by_source.items()}
         zh_everyday = [t for t in zh_train if t in everyday]
         zh_docs = [t for t in zh_train if t not in everyday]
-        return cls(zh_train, zh_held, en_train, en_held, counts, list(by_source), cand, remap, zh_everyday, zh_docs)
+        source_of = {t: name for name, sents in by_source.items() for t in sents}
+        return cls(zh_train, zh_held, en_train, en_held, counts, list(by_source), cand, remap, zh_everyday, zh_docs, source_of)
 
     def batch(self, rng: random.Random, size: int) -> list[str]:
         """Half Chinese, half English; of the Chinese, EVERYDAY_SHARE from the everyday sources when there are any."""
@@ -172,6 +177,22 @@ class Texts:
             f"zh {sum(self.by_source.values())} sentences {self.by_source}, en {len(self.en_train) + len(self.en_held)} "
             f"WordNet texts; held out {len(self.zh_held)} + {len(self.en_held)}; softmax over {len(self.cand)} pieces"
         )
+
+
+def batch_shares(counts: dict[str, int], english: bool = True) -> dict[str, float]:
+    """The share of each source's texts in `Texts.batch`'s batches, with `counts` (Chinese source -> training texts)
+    the Chinese sources read: English ("wordnet") half when there is Chinese too, of the Chinese EVERYDAY_SHARE from
+    the EVERYDAY sources when there are documentation sources too, and within a group in proportion to the texts
+    (a uniform draw). A source left out gives its share to the others as `Texts.batch` would."""
+    everyday = {k: n for k, n in counts.items() if k in EVERYDAY and n}
+    docs = {k: n for k, n in counts.items() if k not in EVERYDAY and n}
+    zh = 0.5 if english and (everyday or docs) else (1.0 if everyday or docs else 0.0)
+    every = EVERYDAY_SHARE if everyday and docs else (1.0 if everyday else 0.0)
+    shares = {"wordnet": 1.0 - zh} if english else {}
+    for group, share in ((everyday, zh * every), (docs, zh * (1 - every))):
+        for k, n in group.items():
+            shares[k] = share * n / sum(group.values())
+    return shares
 
 
 def mask_all(text: str, tokenizer) -> set[int]:
