@@ -17,4 +17,13 @@ STRINGS = {
         "intfloat/multilingual-e5-small + 本项目训练的 MLM 头",
     ),
     "models.bert-nsp": ("BERT base (uncased), NSP head", "BERT base（uncased），NSP 头"),
+    "models.e5-small": ("multilingual-E5 small (4-bit, dequantized)", "multilingual-E5 small（4 位量化，已反量化）"),
+    "models.elmo-allennlp-small": (
+        "ELMo small (AllenNLP 2x1024_128_2048cnn_1xhighway, 13.6M parameters)",
+        "ELMo 小模型（AllenNLP 2x1024_128_2048cnn_1xhighway，1360 万参数）",
+    ),
+    "models.elmo-allennlp-original": (
+        "ELMo original (AllenNLP 2x4096_512_2048cnn_2xhighway, 93.6M parameters)",
+        "ELMo 原版（AllenNLP 2x4096_512_2048cnn_2xhighway，9360 万参数）",
+    ),
 }

@@ -1,6 +1,8 @@
 """Text the app states about models (issue 19): how an operator makes a model available, model ids in the user's
 language in chart titles."""
 
+import re
+
 import pytest
 
 from playground import availability
@@ -69,3 +71,18 @@ def test_the_model_panel_and_the_unavailable_list_say_descriptive_names_in_chine
     english = status_markdown("en")
     assert "MLM head trained here" in english  # the bundled masked LMs are listed...
     assert "trained here" not in status_markdown("zh")  # ...and named in Chinese on a Chinese page
+
+
+def test_every_model_name_translation_is_of_the_registrys_current_name():
+    """A translation is found by its English text: a registry label or id changed without it would quietly show the
+    English on a Chinese page (as 'multilingual-E5 small (4-bit, dequantized)' did, untranslated)."""
+    from playground.registry import BUILTIN
+
+    specs = {s.key: s for s in BUILTIN}
+    for key, (en, zh) in STRINGS.items():
+        if key.startswith("models."):
+            model, _, what = key.removeprefix("models.").partition(".")
+            assert en == (specs[model].hf_id if what == "id" else specs[model].label), key
+            assert zh != en, key
+    descriptive = [s for s in BUILTIN if re.search(r"trained here|bit|parameters", s.label)]
+    assert all(f"models.{s.key}" in STRINGS for s in descriptive), [s.key for s in descriptive]
