@@ -20,6 +20,7 @@ A proxy: MiniLM has half e5-small's layers (error compounds with depth) and a 30
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import os
@@ -56,8 +57,7 @@ PRESETS = {w: p for w, p in json.loads((ROOT / "assets" / "polysemy" / "presets.
 
 def four_bit(lm: models.LoadedModel) -> tuple[models.LoadedModel, int]:
     """A copy of `lm` whose encoder matrices went through Q4_0 and back; the number of weights quantized."""
-    model = type(lm.model)(lm.model.config).eval()
-    model.load_state_dict(lm.model.state_dict())
+    model = copy.deepcopy(lm.model)  # tied weights stay tied: the decoder reads the quantized word embeddings
     done = 0
     with torch.no_grad():
         for name, param in model.named_parameters():  # a tied decoder is listed once, as the word embeddings
@@ -65,7 +65,6 @@ def four_bit(lm: models.LoadedModel) -> tuple[models.LoadedModel, int]:
                 flat = param.detach().cpu().numpy().reshape(-1)
                 param.copy_(torch.from_numpy(dequantize_q4_0(quantize_q4_0(flat), flat.size)).view_as(param))
                 done += flat.size
-    model.tie_weights()  # a tied decoder reads the quantized word embeddings, as e5-mlm's does
     return dataclasses.replace(lm, model=model), done
 
 

@@ -68,6 +68,7 @@ PROBES = Probes()
 
 
 def hub_reachable() -> bool:
+    """Whether the hub (or the mirror HF_ENDPOINT names) answers: one probe per process."""
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
     return PROBES.reachable(f"{endpoint}/api/models/gpt2")
 

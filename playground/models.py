@@ -447,20 +447,19 @@ class ModelStore:
 
     def __init__(
         self,
-        max_models: int | None = None,
         build: Callable[[str], LoadedModel] | None = None,
         build_tokenizer: Callable[[str], Any] | None = None,
         loaders: Mapping[tuple[str, str], Callable[[ModelSpec, OnLoad | None], LoadedModel]] | None = None,
     ):
-        # None: the module's own, looked up at each call; max_models: the settings' value when the cache is made
-        self._max_models, self._build, self._build_tokenizer, self._loaders = max_models, build, build_tokenizer, loaders
+        # None: the module's own, looked up at each call (the cache sizes: the settings' when a cache is first used)
+        self._build, self._build_tokenizer, self._loaders = build, build_tokenizer, loaders
         self._caches: dict[str, BoundedCache] = {}
         self._lock = threading.Lock()
 
     def _cache(self, name: str) -> BoundedCache:
         with self._lock:
             if name not in self._caches:
-                size = (self._max_models or settings.current().max_models) if name == "models" else 16
+                size = settings.current().max_models if name == "models" else 16
                 self._caches[name] = BoundedCache(size, name)
             return self._caches[name]
 
