@@ -8,6 +8,13 @@ from pathlib import Path
 PLOT_LAYOUT_JS = (Path(__file__).parent / "plot_layout.js").read_text()
 # true once assets/plot_fit.js has laid every visible plot out for the current mode (projector, phone)
 FITTED_JS = "() => typeof window.tpPlotsFitted === 'function' && window.tpPlotsFitted()"
+# Every plot drawn so far, by its layout object (Gradio gives a newly drawn figure a new one): after MARK_DRAWN_JS,
+# NEW_PLOT_JS(selector) is true once that plot is drawn anew, so a view opened in place is checked on the drawing its
+# link made, not on one already there.
+MARK_DRAWN_JS = """() => { window.__tpDrawn = new WeakSet(
+  [...document.querySelectorAll('.js-plotly-plot')].map((gd) => gd.layout).filter(Boolean)); }"""
+NEW_PLOT_JS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
+  return !!(gd && gd.layout && !(window.__tpDrawn && window.__tpDrawn.has(gd.layout))); }"""
 
 # The plot that shows a view's result, by tab (and by view for Inside BERT). The MLM lab has none: its link never
 # starts a training (the lesson says so), see tests/e2e/test_lessons.py.

@@ -17,7 +17,7 @@ from __future__ import annotations
 import app
 from playground.ui.lessons import tab as lessons_tab
 from tests.e2e.helpers import recording_page, save_screenshot, wait_for_tab, wait_opened
-from tests.e2e.plot_layout import FITTED_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
+from tests.e2e.plot_layout import FITTED_JS, MARK_DRAWN_JS, NEW_PLOT_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
 
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # the widgets are relabelled in the link's language
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # offline, as the served app
@@ -67,12 +67,6 @@ PAGE_JS = """() => {
   return {width: document.documentElement.scrollWidth, tables: tables.length, unboxed: names};
 }"""
 
-# Every plot drawn so far, by its layout object (Gradio gives a newly drawn figure a new one): a view opened again in
-# place is checked on its new drawing, not on the one already there.
-MARK_DRAWN_JS = """() => { window.__tpDrawn = new WeakSet(
-  [...document.querySelectorAll('.js-plotly-plot')].map((gd) => gd.layout).filter(Boolean)); }"""
-NEW_PLOT_JS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
-  return !!(gd && gd.layout && !(window.__tpDrawn && window.__tpDrawn.has(gd.layout))); }"""
 # Where the open tab is in the tab row, which scrolls sideways on a phone: inside the row's visible part or not.
 TAB_IN_ROW_JS = """() => {
   const row = document.querySelector('.tab-wrapper');

@@ -13,7 +13,7 @@ from playground.lessons import LESSONS
 from playground.ui.lessons import tab as lessons_tab
 from playground.ui.common.i18n import t
 from tests.e2e.helpers import save_screenshot, wait_for_tab, wait_opened
-from tests.e2e.plot_layout import FITTED_JS, result_plot, wait_for_plot_words
+from tests.e2e.plot_layout import FITTED_JS, MARK_DRAWN_JS, NEW_PLOT_JS, result_plot, wait_for_plot_words
 
 LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # same environment as the served app (offline)
 ALL_CASES = [(lesson.key, links[0]) for lesson in LESSONS if (links := [link for link in LINKS[lesson.key] if link.query])]
@@ -47,14 +47,6 @@ def _shared_inputs(page, lang: str) -> dict[str, str]:
     box = button.locator("xpath=ancestor::div[contains(@class, 'row')][1]").locator("textarea, input").first
     page.wait_for_function("(el) => el.value.includes('?')", arg=box.element_handle(), timeout=10_000)
     return {k: v[0] for k, v in parse_qs(urlparse(box.input_value()).query).items()}
-
-
-# Every plot drawn so far, by its layout object (Gradio gives a newly drawn figure a new one): a view opened in place
-# is checked on the drawing its link made, not on one already there.
-MARK_DRAWN_JS = """() => { window.__tpDrawn = new WeakSet(
-  [...document.querySelectorAll('.js-plotly-plot')].map((gd) => gd.layout).filter(Boolean)); }"""
-NEW_PLOT_JS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
-  return !!(gd && gd.layout && !(window.__tpDrawn && window.__tpDrawn.has(gd.layout))); }"""
 
 
 def _try_it(page, key: str, index: int, lang: str, tab: str) -> str:
