@@ -19,18 +19,6 @@ from playground.ui.common.widgets import friendly_errors
 
 EMPTY = "# Run the view first: its code appears here. · 先运行这个视图，代码会显示在这里。\n"
 
-# A link with `show=code` opens the Code panel of its tab once the linked run has filled it (once per page: a student
-# who closes it again keeps it closed).
-OPEN_IF_LINKED = """() => {
-    if (new URLSearchParams(window.location.search).get("show") !== "code") return;
-    document.querySelectorAll(".tp-code").forEach((panel) => {
-        const header = panel.querySelector("button.label-wrap");
-        if (!panel.offsetParent || !header || panel.dataset.linked) return;
-        panel.dataset.linked = "1";
-        if (!header.classList.contains("open")) header.click();
-    });
-}"""
-
 # A tab's inputs -> (view, that endpoint's parameters); None when the run has no script (e.g. a session's own model).
 ToRequest = Callable[..., tuple[str, dict] | None]
 
@@ -71,9 +59,8 @@ class CodePanel:
         with ui.loc.add(gr.Accordion(t("code.title"), open=False, elem_classes="tp-code"), label="code.title") as panel:
             self.info = gr.Markdown(elem_classes="tp-code-note")
             self.box = gr.Code(EMPTY, language="python", interactive=False, lines=8, max_lines=40, buttons=["copy", "download"])
-        self.panel = panel  # a share link's show=code opens it
+        self.panel = panel  # a share link's show=code opens it (assets/show_code.js, by its class)
         self.offline = gr.State(None)
-        self.box.change(None, None, None, js=OPEN_IF_LINKED, api_visibility="private", queue=False)
         ui.lang.change(note, [self.offline, ui.lang], self.info, api_visibility="private", queue=False)
 
     def after(self, runs: list[Any], inputs: list[Any], to_request: ToRequest) -> CodePanel:
