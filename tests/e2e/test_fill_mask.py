@@ -11,6 +11,7 @@ import pytest
 from gradio_client.exceptions import AppError
 
 from tests.e2e.helpers import save_screenshot
+from tests.e2e.test_hints import BOXES, wait_for_result
 
 E5_MLM = "multilingual-E5 small, first 6 layers + MLM head trained here"
 TABLE = "() => [...document.querySelectorAll('.table-wrap')].map(t => t.innerText).join('\\n')"  # header and rows
@@ -21,8 +22,20 @@ def _table_with(page, word: str) -> str:
     return page.evaluate(TABLE)
 
 
+PLOT = "() => document.querySelector('#fill-mask-plot .js-plotly-plot')?.innerText || ''"
+
+
 def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browser, app_url):
-    page.goto(f"{app_url}?tab=fill_mask")
+    """A fill-mask view made in Chinese, shared, and the result on screen following the language switch:
+
+    1. English page; SmolLM2 alone, 中文, top_k 3, run: the table and the plot have "dog" (the top answer) and the
+       plot names the left-context reading in Chinese (仅左侧上下文).
+    2. The share button's link carries lang, top_k and the model.
+    3. 中文 -> English on this page: the plot already drawn is redrawn in English ("left context only").
+    4. The link in a fresh English-locale page runs its view: the same rows in the link's language, the sentence, 3
+       and 中文 restored, a plot drawn, no hint left, and the downloads' button shown.
+    """
+    page.goto(f"{app_url}?tab=fill_mask")  # the landing tab is Lessons
     box = page.get_by_label("Sentence with [MASK]")
     box.fill("The [MASK] barked at the mailman.")
     # The causal model's whole-sentence reading finds "dog" (offline the default selection is minilm-mlm alone).
@@ -36,6 +49,8 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
     number.press("Enter")
     page.get_by_role("button", name="填空", exact=True).click()
     original = _table_with(page, "dog")
+    page.wait_for_function(f"() => ({PLOT})().includes('dog') && ({PLOT})().includes('仅左侧上下文')", timeout=60_000)
+    save_screenshot(page, "fill_mask_zh")
     page.get_by_role("button", name="本视图的链接").click()
     page.wait_for_function(
         "() => [...document.querySelectorAll('textarea, input')].some(e => e.value.includes('tab=fill_mask'))", timeout=30_000
@@ -44,6 +59,11 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
         "() => [...document.querySelectorAll('textarea, input')].map(e => e.value).find(v => v.includes('tab=fill_mask'))"
     )
     assert "lang=zh" in link and "top_k=3" in link and "smollm2-instruct" in link
+    # the result already on the page is redrawn in the new language, not left in the old one
+    page.get_by_label("English").check()
+    page.get_by_role("tab", name="Fill-mask").wait_for(timeout=10_000)
+    page.wait_for_function(f"() => ({PLOT})().includes('left context only')", timeout=60_000)
+    save_screenshot(page, "fill_mask")
     fresh = browser.new_context(locale="en-US").new_page()
     try:
         fresh.goto(link)
@@ -53,29 +73,14 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
         assert fresh.get_by_label("中文").is_checked()
         assert restored == original and "空格" in restored  # the same rows, in the link's language
         assert restored.count("\n") == original.count("\n") and "mask" not in restored.lower()
+        # A link that runs its view shows the result as a button's run does: the plot, no hint, the downloads' button.
+        wait_for_result(fresh)
+        found = fresh.evaluate(BOXES)
+        assert found["plots"] > 0 and not found["hints"], found
+        assert fresh.locator("[role=tabpanel]:visible").get_by_role("button", name="生成下载文件").is_visible()
         save_screenshot(fresh, "fill_mask_link_zh")
     finally:
         fresh.context.close()
-
-
-def test_the_course_chinese_example_runs_offline_on_e5_mlm(page, app_url):
-    """Offline, 我[MASK]自然语言处理。 is a preset a bundled model reads (no "needs a Chinese model" mark) and it runs."""
-    page.goto(f"{app_url}?tab=fill_mask")
-    preset = page.get_by_text("我[MASK]自然语言处理。").first
-    preset.wait_for(timeout=30_000)
-    assert "needs a Chinese model" not in preset.inner_text()
-    preset.click()
-    page.wait_for_function("() => [...document.querySelectorAll('textarea')].some(t => t.value === '我[MASK]自然语言处理。')")
-    page.get_by_label("MiniLM + MLM head trained here (bundled) · BERT").uncheck()
-    page.get_by_label(f"{E5_MLM} (bundled) · XLM-R / BERT encoder").check()
-    page.get_by_role("button", name="Fill the blanks", exact=True).click()
-    table = _table_with(page, "multilingual-e5-small")
-    rows = [line for line in table.splitlines() if "multilingual-e5-small" in line]
-    cells = [c.strip() for line in table.splitlines() for c in line.split("\t")]
-    chinese = [c for c in cells if len(c) == 1 and "\u4e00" <= c <= "\u9fff"]  # the guessed characters
-    assert len(rows) == 5 and len(chinese) >= 3, table
-    page.locator("#fill-mask-plot .js-plotly-plot").wait_for(timeout=60_000)  # the chart too (the table comes first)
-    save_screenshot(page, "fill_mask_chinese_e5_mlm")
 
 
 @pytest.mark.parametrize(
