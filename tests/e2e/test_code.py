@@ -1,4 +1,6 @@
-"""The Code panel and the notebook download, as a person and a script see them (the scripts' numbers: tests/integration)."""
+"""The Code panel and the notebook download through the API (the scripts' numbers: tests/integration). A show=code link
+opening the panel on its run's script is checked in the browser on the masking share link's fresh page
+(tests/e2e/test_masking.py::test_a_shared_link_restores_the_inputs_and_the_result)."""
 
 import json
 
@@ -15,13 +17,3 @@ def test_code_and_lesson_notebook_endpoints(client):
         client.predict("nope", "{}", "zh", api_name="/code")
     notebook = client.predict("", "zh", api_name="/lesson_notebook")
     assert notebook["nbformat"] == 4 and notebook["metadata"]["transformer_playground"]["lesson"] == "static"
-
-
-def test_a_show_code_link_opens_the_panel_with_the_runs_script(page):
-    page.goto(f"{page.app_url}?tab=masking&text=The+cat+sat+on+the+mat.&model=minilm&strategy=wwm&seed=2&show=code")
-    script = "() => [...document.querySelectorAll('.tp-code .cm-content')].find(e => e.offsetParent)?.innerText || ''"
-    page.wait_for_function(f"() => ({script})().includes('whole_word_mask=True')", timeout=240_000)
-    code = page.evaluate(script)
-    assert "seed=2" in code and "The cat sat on the mat." in code
-    header = [h for h in page.locator(".tp-code button.label-wrap").all() if h.is_visible()][0]
-    assert "open" in header.get_attribute("class")

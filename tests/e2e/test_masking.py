@@ -1,11 +1,14 @@
 """The masking tab through its API and in Chromium, offline on the bundled MiniLM tokenizer.
 
-The browser runs one journey in English (BERT MLM from the objective menu) and one in Chinese (a SpanBERT link made
-by the share button), plus what only a page shows (T5's sentinels survive as text, a malformed link value).
+The browser runs one journey in English (the objective menu: statistics offered or not, ELECTRA and BERT MLM runs,
+the language switch), one in Chinese (a SpanBERT link made by the share button, opened with its Code panel), plus
+what only a page shows (T5's sentinels survive as text, a malformed link value is dropped).
 That every objective renders in both languages (its why, its grid, its matrices or SBO arcs, its statistics) is
 tests/unit/masking/test_masking_render.py and test_masking_figures.py; byte pieces never show as U+FFFD is
 tests/unit/masking/test_masking_trust.py; no literal Markdown on any tab in Chinese is tests/e2e/test_trust.py.
 """
+
+import re
 
 import pytest
 
@@ -31,31 +34,59 @@ def test_api_keyword_call_and_clean_errors(client):
         client.predict(text=TEXT, model="minilm", strategy="dynamic", epochs=30, api_name="/masking")
 
 
-@pytest.mark.parametrize("strategy", ["bert", "electra"])
-def test_a_strategy_chosen_in_the_menu_renders(page, strategy):
+GRID_SAYS = "w => [...document.querySelectorAll('#masking-grid .js-plotly-plot')].some(p => p.innerText.includes(w))"
+
+
+def _choose(page, label: str) -> None:
+    page.locator("#masking-strategy label").filter(has_text=label).click()
+
+
+def test_the_objective_menu_offers_statistics_runs_and_follows_the_language_switch(page):
+    """One masking page, the objectives chosen from the menu (each step once held its own page load):
+
+    1. The statistics box is offered for the default objective (BERT MLM).
+    2. ELECTRA: no statistics (the box hides); with the uniform generator (no model to load) it runs: grid and summary.
+    3. SpanBERT: the statistics box is offered again.
+    4. BERT MLM, run: a new grid and summary, "What happens to each token" over the grid.
+    5. 中文: the result on screen is redrawn in Chinese (每个词元的命运), with no English title left.
+    """
     open_tab(page, "masking")
     page.get_by_role("tab", name="Masking strategies").click()
-    label = {
-        "bert": "BERT MLM",
-        "wwm": "Whole-word",
-        "dynamic": "RoBERTa dynamic",
-        "span": "SpanBERT",
-        "permutation": "XLNet",
-        "electra": "ELECTRA",
-        "t5": "T5 span",
-        "attention": "Attention-mask",
-    }[strategy]
-    page.locator("#masking-strategy label").filter(has_text=label).click()
-    if strategy == "electra":  # "auto" loads a generator model (minilm-mlm); uniform keeps the browser test quick
-        page.locator("#masking-settings").get_by_text("Settings").click()
-        page.locator("#masking-generator input").click()
-        page.get_by_role("option", name="uniform random tokens (no model)").click()
+    stats = page.locator("#masking-stats-box")
+    stats.wait_for(timeout=60_000)
+
+    _choose(page, "ELECTRA")
+    stats.wait_for(state="hidden", timeout=30_000)
+    # "auto" loads a generator model (minilm-mlm); uniform keeps the browser test quick
+    page.locator("#masking-settings").get_by_text("Settings").click()
+    page.locator("#masking-generator input").click()
+    page.get_by_role("option", name="uniform random tokens (no model)").click()
     page.locator("#masking-run").click()
     page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=60_000)
-    assert page.locator("#masking-summary").inner_text(timeout=30_000).strip()
-    if strategy in ("permutation", "attention"):
-        page.locator("#masking-matrices .js-plotly-plot").wait_for(timeout=30_000)
-    save_screenshot(page, f"masking-{strategy}")
+    electra = _summary(page, "ELECTRA")
+    assert electra.strip()
+    save_screenshot(page, "masking-electra")
+
+    _choose(page, "SpanBERT")
+    stats.wait_for(state="visible", timeout=30_000)
+
+    _choose(page, "BERT MLM")
+    page.locator("#masking-run").click()
+    page.wait_for_function(  # the BERT run's summary replaced ELECTRA's (and no run is pending on it)
+        "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText.trim() && e.innerText !== old"
+        " && !e.innerText.includes('processing |') && !e.querySelector('.progress-text, .eta-bar'); }",
+        arg=["#masking-summary", electra],
+        timeout=60_000,
+    )
+    assert page.locator("#masking-summary").inner_text().strip()
+    page.wait_for_function(GRID_SAYS, arg="What happens to each token", timeout=60_000)
+    save_screenshot(page, "masking-bert")
+
+    page.get_by_label("中文").check()
+    page.wait_for_function(
+        f"() => ({GRID_SAYS})('每个词元的命运') && !({GRID_SAYS})('What happens to each token')", timeout=60_000
+    )
+    save_screenshot(page, "masking-bert-zh")
 
 
 def _link(page, **params):
@@ -76,18 +107,26 @@ def _summary(page, contains: str = "") -> str:
     return box.inner_text()
 
 
-def test_t5_sentinels_are_visible_in_the_browser(page):
-    page.goto(_link(page, strategy="t5", seed="1"))
-    text = _summary(page, "extra_id")
+def test_t5_sentinels_are_visible_and_a_malformed_link_value_is_dropped(page):
+    """One T5 link whose seed is malformed (seed=abc): the value is dropped (the seed box says 0, no error toast) and the
+    view still runs; its sentinels show as text in the summary and in the grid's cells (not swallowed as HTML). Seed 0
+    on the default text draws one span, so the target reads <extra_id_0> … <extra_id_1>."""
+    page.goto(_link(page, strategy="t5", seed="abc"))
+    text = _summary(page, "extra_id")  # the masking tab, run with the default seed
     assert "<extra_id_0>" in text and "<extra_id_1>" in text  # before: swallowed as HTML, an empty "Target:"
+    assert page.locator("#masking-seed input").input_value() == "0"
+    assert page.locator(".toast-body.error").count() == 0
     page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=30_000)
     assert "<extra_id_0>" in page.locator("#masking-grid").inner_text()  # plotly's cell text too
     save_screenshot(page, "masking-t5-sentinels")
 
 
 def test_a_shared_link_restores_the_inputs_and_the_result(page, browser):
-    """A non-default view (SpanBERT, seed 7, Chinese), made with the share button, opened in a fresh page."""
+    """A non-default view (SpanBERT, seed 7, Chinese), made with the share button, opened in a fresh page with
+    `show=code`: the same summary, the seed and the objective restored, and the Code panel open on this run's script."""
     from playwright.sync_api import expect
+
+    from playground.ui.masking.tab import DEFAULT_TEXT  # the text the view ran on (the link carries no text)
 
     page.goto(_link(page, lang="zh"))
     page.locator("#masking-strategy label").filter(has_text="SpanBERT").click()
@@ -102,21 +141,21 @@ def test_a_shared_link_restores_the_inputs_and_the_result(page, browser):
 
     fresh = browser.new_context(locale="en-US").new_page()
     fresh.app_url = page.app_url
-    fresh.goto(link)
+    fresh.goto(link + "&show=code")
     restored = _summary(fresh, "片段")
     assert restored == original
     expect(fresh.locator("#masking-seed input")).to_have_value("7")
     assert fresh.locator("#masking-strategy input[value='span']").is_checked()
     save_screenshot(fresh, "masking-shared-span-zh")
+    # show=code: assets/show_code.js opens the Code panel once the link's event has ended, on the run's script (the
+    # objective's own function, its seed, the text). The scripts' numbers: tests/integration/test_code_snippets.py.
+    script = "() => [...document.querySelectorAll('.tp-code .cm-content')].find(e => e.offsetParent)?.innerText || ''"
+    fresh.wait_for_function(f"() => ({script})().includes('span_masking')", timeout=240_000)
+    code = fresh.evaluate(script)
+    assert "seed=7" in code and DEFAULT_TEXT in code, code
+    header = [h for h in fresh.locator(".tp-code button.label-wrap").all() if h.is_visible()][0]
+    expect(header).to_have_class(re.compile(r"\bopen\b"))
     fresh.context.close()
-
-
-def test_a_malformed_link_value_is_dropped_and_the_view_still_runs(page):
-    page.goto(_link(page, strategy="t5", seed="abc"))
-    text = _summary(page, "extra_id")  # the masking tab, run with the default seed
-    assert "extra_id_0" in text
-    assert page.locator("#masking-seed input").input_value() == "0"
-    assert page.locator(".toast-body.error").count() == 0
 
 
 @pytest.mark.parametrize(
