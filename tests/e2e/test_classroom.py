@@ -3,6 +3,9 @@
 - Phone (390x844): every tab after a run (a lesson's link, which restores and runs the view). Per plot, the title,
   axis titles, tick labels, legend and notes do not overlap each other and stay inside the plot; nothing widens the
   page, and tables scroll inside their box.
+- Lessons' try-it, on the same phone pages: for one lesson per target tab, the button opens that tab with the
+  lesson's inputs (read back through the tab's own share button) and its result (the view's plot, drawn with data,
+  its words in the page's language); exercise 2's links show its samples (zh) and its three temperatures (en).
 - Projector mode: plot text at 16 px or more (titles larger), laid out again by Plotly (assets/plot_fit.js), so
   nothing overflows or overlaps; switching the mode off restores the figure's own sizes.
 
@@ -14,7 +17,13 @@ view it was checking.
 
 from __future__ import annotations
 
+import json
+import re
+from urllib.parse import parse_qs, urlparse
+
 import app
+from playground.lessons import LESSONS
+from playground.ui.common.i18n import t
 from playground.ui.lessons import tab as lessons_tab
 from tests.e2e.helpers import recording_page, save_screenshot, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS, MARK_DRAWN_JS, NEW_PLOT_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
@@ -29,20 +38,31 @@ def _link(lesson: str, index: int = 0):
     return link
 
 
+# The lessons whose try-it is checked (TRY_IT): one per target tab, the first in course order, each in one language
+# (both languages across the lessons). What the browser adds is that a try-it button opens that tab and its share link
+# restores the inputs and runs the view. That every lesson's link names the target tab's own share parameters with
+# values its decoder accepts, offline and with every model available, is tests/integration/test_lessons_links.py; the
+# course order and link choice are tests/unit/lessons/test_lessons.py.
+_RUNNABLE = [(lesson.key, links[0]) for lesson in LESSONS if (links := [link for link in LINKS[lesson.key] if link.query])]
+TRY_IT = {key for i, (key, link) in enumerate(_RUNNABLE) if link.tab not in {other.tab for _, other in _RUNNABLE[:i]}}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
 # One run per tab (Inside BERT: each view), plus the figures with the most labels: lesson key, link index. Two pages,
-# one per language; each opens its first view fresh from the share link, the others in place.
+# one per language; each opens its first view fresh from the share link (never a TRY_IT lesson: their checks are of
+# the in-place path), the others in place. Every TRY_IT lesson's first link is here once, in one of the languages.
 PHONE_VIEWS = {
     "zh": {
         "inside-params": ("albert", 0),
         "masking-bert": ("mlm", 0),
         "attention-compare": ("causal", 0),
         "sampling": ("sampling", 0),
+        "fill_mask-zh": ("ex3", 1),  # the Chinese e5 example: its table's Chinese headers (HEADER_VIEWS)
     },
     "en": {
+        "inside-nsp": ("nsp", 0),
         "polysemy": ("static", 0),
         "elmo": ("elmo", 0),
         "inside-embeddings": ("embeddings", 0),
-        "inside-nsp": ("nsp", 0),
         "inside-heads": ("finetune", 0),
         "masking-permutation": ("xlnet", 0),
         "attention-head": ("attention", 1),
@@ -75,7 +95,29 @@ TAB_IN_ROW_JS = """() => {
   const box = row.getBoundingClientRect(), at = tab.getBoundingClientRect();
   return {tab: tab.innerText, shown: at.left >= box.left - 1 && at.right <= box.right + 1};
 }"""
-IDLE_JS = "() => !document.querySelector('.pending')"  # the link's event has sent its last update
+IDLE_JS = "() => !document.querySelector('.pending')"
+
+# The words of every visible table header that the browser laid out over more than one line ("ma/sk", "名/次",
+# "num_paramete rs()"). A word: a run of characters without a space (a CJK run counts as one: keep-all).
+BROKEN_HEADER_WORDS_JS = """() => {
+  const broken = [];
+  for (const th of document.querySelectorAll('th')) {
+    if (th.offsetParent === null) continue;
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+# The fill-mask views whose table headers are checked on a phone (an issue 19 finding): view -> a header's text.
+HEADER_VIEWS = {"fill_mask": "rank", "fill_mask-zh": "名次"}  # the link's event has sent its last update
 PROJECTOR_ON = "() => document.body.classList.contains('tp-projector')"
 
 
@@ -112,15 +154,99 @@ def _open_fresh(page, link, lang: str, view: str) -> str | None:
     return _shown(page, link, lang, view)
 
 
-def _open_in_place(page, lesson: str, index: int, lang: str, view: str) -> str | None:
-    """Open a lesson's try-it link on this page: the Lessons tab, the lesson, its button; no reload."""
+def _click_try_it(page, lesson: str, index: int) -> str:
+    """Click a lesson's try-it button on this page (the Lessons tab, the lesson, its button); no reload. The lesson's
+    text as it was shown before the click."""
     page.locator("button[role=tab][data-tab-id=lessons]").click()
     wait_for_tab(page, "lessons")
     page.locator(f"#lessons-picker input[value={lesson}]").check()
-    page.locator(f"#lesson-{lesson}").wait_for(state="visible", timeout=30_000)
+    box = page.locator(f"#lesson-{lesson}")
+    box.wait_for(state="visible", timeout=30_000)
+    text = box.inner_text()
     page.evaluate(MARK_DRAWN_JS)
     page.locator(f"#lesson-{lesson}-try-{index}").click()
-    return _shown(page, _link(lesson, index), lang, view)
+    return text
+
+
+def _open_in_place(page, lesson: str, index: int, lang: str, view: str) -> tuple[str | None, str]:
+    """Open a lesson's try-it link on this page; its plot's selector and the lesson's text shown before the click."""
+    text = _click_try_it(page, lesson, index)
+    return _shown(page, _link(lesson, index), lang, view), text
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[\s*_`]+", " ", text).strip()
+
+
+def _same(expected, shared: str) -> bool:
+    if isinstance(expected, (list, tuple)):
+        return json.loads(shared) == list(expected)
+    if isinstance(expected, bool):
+        return shared == ("true" if expected else "false")
+    if isinstance(expected, (int, float)):
+        return float(shared) == float(expected)
+    return shared == expected
+
+
+def _shared_inputs(page, lang: str) -> dict[str, str]:
+    """The visible tab's current inputs, as its own "Link to this view" button writes them."""
+    button = page.locator("button:visible", has_text=SHARE[lang]).first
+    button.click()
+    box = button.locator("xpath=ancestor::div[contains(@class, 'row')][1]").locator("textarea, input").first
+    page.wait_for_function("(el) => el.value.includes('?')", arg=box.element_handle(), timeout=10_000)
+    return {k: v[0] for k, v in parse_qs(urlparse(box.input_value()).query).items()}
+
+
+def _check_try_it(page, lesson: str, lang: str, text: str, plot: str | None) -> None:
+    """A lesson's first try-it, opened in place and run (_open_in_place waited for its new drawing and the end of the
+    link's event, so the inputs are restored): its tab, its inputs read back through the tab's share button, its
+    result's words in the page's language (the MLM lab: no training started, and the lesson said why)."""
+    link = _link(lesson)
+    note_shown = not link.note or _plain(t(link.note, lang))[:40] in _plain(text)
+    page.wait_for_url(lambda url: f"tab={link.tab}" in url, timeout=30_000)
+    shared = _shared_inputs(page, lang)
+    assert shared.get("tab") == link.tab and shared.get("lang") == lang, (lesson, shared)
+    for name, value in link.params.items():
+        assert name in shared and _same(value, shared[name]), (lesson, name, value, shared.get(name))
+    if plot is None:  # the MLM lab: a link restores its settings and never starts a training; the lesson says so
+        assert page.locator("#mlm-lab-curve .scatterlayer .trace").count() == 0, lesson  # no training curve
+        assert link.note == "lessons.note.mlm_lab" and note_shown, lesson  # and the lesson said why
+        return
+    words = wait_for_plot_words(page, plot)
+    inputs = " ".join(str(v) for v in link.params.values())
+    if lang == "zh":
+        assert CJK.search(words), (lesson, words)  # the figure's own words are Chinese
+    else:
+        assert re.search(r"[A-Za-z]{3,}", words), (lesson, words)
+        if not CJK.search(inputs):
+            assert not CJK.search(words), (lesson, words)
+
+
+def _check_exercise_2(page, button: int, lang: str) -> None:
+    """The exercise is about the samples: a temperature's link shows its three samples, the last one the comparison."""
+    view = f"ex2 try-it {button}"
+    _click_try_it(page, "ex2", button)
+    wait_for_tab(page, "sampling")
+    page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
+    if button == 0:
+        samples = page.wait_for_function(
+            """(prompt) => {
+              const el = document.querySelector('#sampling-generated');
+              const text = el ? el.innerText : '';
+              return text.split(prompt).length - 1 >= 3 && text.length > 3 * (prompt.length + 3) ? text : null;
+            }""",
+            arg="人工智能的未来是",
+            timeout=240_000,
+        ).json_value()
+        page.wait_for_function(IDLE_JS, timeout=240_000)  # the samples have finished
+        assert page.locator("#sampling-compare-plot .js-plotly-plot").count() == 0, (view, samples)  # only what it asked
+    else:
+        page.wait_for_function(NEW_PLOT_JS, arg="#sampling-compare-plot", timeout=240_000)
+        words = wait_for_plot_words(page, "#sampling-compare-plot")
+        assert "0.1" in words and "1.5" in words, (view, words)  # one panel per temperature
+        page.wait_for_function(IDLE_JS, timeout=240_000)
+    page.wait_for_function(FITTED_JS, timeout=30_000)
+    save_screenshot(page, f"lessons-ex2-try-{button}-{lang}")
 
 
 def _phone_view_fine(page, view: str, lang: str, plot: str | None) -> None:
@@ -138,17 +264,52 @@ def _phone_view_fine(page, view: str, lang: str, plot: str | None) -> None:
     save_screenshot(page, f"phone-{view}-{lang}")
 
 
+def _headers_unbroken(page, view: str, header: str) -> None:
+    """The fill-mask table's headers do not break inside a word on a phone; and the check sees a break where there is
+    one: the same table with words allowed to break (the style is removed again, for the views after this one)."""
+    page.locator("th:visible").filter(has_text=header).first.wait_for(timeout=60_000)
+    assert page.evaluate(BROKEN_HEADER_WORDS_JS) == [], view
+    style = page.add_style_tag(content="th, th * { word-break: break-all !important; min-width: 0 !important; width: 1px; }")
+    try:
+        assert page.evaluate(BROKEN_HEADER_WORDS_JS) != [], f"{view}: the header check cannot see a break"
+    finally:
+        style.evaluate("(el) => el.remove()")
+
+
+# Exercise 2's link per journey: the T=0.1 samples in Chinese, the three temperatures in English.
+EXERCISE_2 = {"zh": 0, "en": 3}
+
+
 def _phone_journey(browser, app_url, lang: str) -> None:
+    """One phone page in `lang`: the first view fresh from its share link, then every other view in place through its
+    lesson's try-it button. Each view: its plots laid out with no overlap, nothing widens the page, tables scroll, the
+    open tab in sight (_phone_view_fine); at a fill-mask view, table headers that do not break inside a word
+    (_headers_unbroken); for a TRY_IT lesson also its inputs and result (_check_try_it, after the
+    layout checks: its share box is not part of the view a student sees). Last, exercise 2's link (its samples or
+    its comparison; the layout of that tab is the sampling view's, checked already)."""
     context, page, outside = recording_page(browser, app_url, viewport={"width": 390, "height": 844}, device_scale_factor=2)
     try:
         views = list(PHONE_VIEWS[lang].items())
         (first, (lesson, index)), rest = views[0], views[1:]
+        assert lesson not in TRY_IT, first  # the try-it checks are of the in-place path
         _phone_view_fine(page, first, lang, _open_fresh(page, _link(lesson, index), lang, first))
         for view, (lesson, index) in rest:
-            _phone_view_fine(page, view, lang, _open_in_place(page, lesson, index, lang, view))
+            plot, text = _open_in_place(page, lesson, index, lang, view)
+            _phone_view_fine(page, view, lang, plot)
+            if view in HEADER_VIEWS:
+                _headers_unbroken(page, view, HEADER_VIEWS[view])
+            if lesson in TRY_IT and index == 0:
+                _check_try_it(page, lesson, lang, text, plot)
+        _check_exercise_2(page, EXERCISE_2[lang], lang)
     finally:
         context.close()
     assert not outside, outside[:5]
+
+
+def test_every_try_it_lesson_is_in_a_phone_journey():
+    """Each TRY_IT lesson's first link is opened in place by one of the two journeys (so none goes unchecked)."""
+    in_place = [lesson for views in PHONE_VIEWS.values() for lesson, index in list(views.values())[1:] if index == 0]
+    assert sorted(lesson for lesson in in_place if lesson in TRY_IT) == sorted(TRY_IT)
 
 
 def test_phone_every_tab_after_a_run_in_chinese(browser, app_url):
@@ -206,7 +367,7 @@ def test_projector_mode_lays_plots_out_again(browser, app_url):
             if view == views[0]:
                 plots[view] = _open_fresh(page, _link(lesson, index), lang, view)
             else:
-                plots[view] = _open_in_place(page, lesson, index, lang, view)
+                plots[view], _ = _open_in_place(page, lesson, index, lang, view)
             before[view] = _fonts(page, view, plots[view])
             assert min(before[view].values()) < 16, (view, before[view])  # what projector mode has to raise
         address = page.url  # the last view's share link

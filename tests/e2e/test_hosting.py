@@ -2,8 +2,9 @@
 
 `python app.py` with SYSTEM=spaces, SPACE_ID, GRADIO_SERVER_NAME=0.0.0.0 (reached here on 127.0.0.1),
 SPACES_ZERO_GPU=true and PLAYGROUND_ZERO_GPU_EMULATE=1: every model-bound call runs in a forked worker with its
-arguments and result pickled, as on ZeroGPU. Then: one view per tab in Chromium with zero errors, the MCP tools
-listed and called with the `mcp` client library (JSON results), the warm-up's per-view times, run history off.
+arguments and result pickled, as on ZeroGPU. Then: one view per tab in Chromium with zero errors, on a Chinese page
+that shows no English UI string and no Markdown marker in any tab after its run; the MCP tools listed and called with
+the `mcp` client library (JSON results), the warm-up's per-view times, run history off.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -21,8 +23,11 @@ import urllib.request
 
 import pytest
 
+from playground.ui.common.i18n import t
+from playground.ui.common.strings import STRINGS
 from tests.e2e.conftest import OFFLINE_ENV, ROOT, _free_port
-from tests.e2e.helpers import open_tab, recording_page, wait_for_tab
+from tests.e2e.helpers import recording_page, wait_for_tab, wait_opened
+from tests.e2e.test_trust import settle
 
 SPACE_ENV = {
     "SYSTEM": "spaces",
@@ -40,9 +45,9 @@ SPACE_HOSTS = {"huggingface.co", "fonts.googleapis.com"}
 # ... and the console line Gradio writes when the hub does not know this made-up SPACE_ID
 SPACE_CONSOLE = ("ERR_NAME_NOT_RESOLVED", "Space not found")
 
-# (tab, button to click, what appears when its default view has run)
+# (tab, button to click, what appears when its default view has run); the page is Chinese, so no English label here
 VIEWS = [
-    ("fill_mask", "button:has-text('Fill the blanks')", "#fill-mask-plot .js-plotly-plot"),
+    ("fill_mask", ".tabitem:visible button.primary", "#fill-mask-plot .js-plotly-plot"),
     ("polysemy", "#polysemy-run", "#polysemy-scatter .js-plotly-plot"),
     ("elmo", "#elmo-mix-run", "#elmo-mix-plot .js-plotly-plot"),
     ("masking", "#masking-run", "#masking-grid .js-plotly-plot"),
@@ -78,27 +83,79 @@ def space(tmp_path_factory):
         proc.kill()
 
 
+def _english_strings() -> list[str]:
+    """UI fragments that only exist in English: the parts between format fields, long enough to mean something."""
+    out = set()
+    for en, zh in STRINGS.values():
+        if en == zh:
+            continue
+        for part in re.split(r"\{[^}]*\}", en):
+            part = part.strip(" .:,;()·-–—\n")
+            if len(part) >= 12 and re.search(r"[a-z]{3,} [a-z]{3,}", part):
+                out.add(part)
+    return sorted(out)
+
+
+def _reads_chinese(page, tab: str) -> None:
+    """The open tab, after its run, shows none of the UI's English strings and no literal Markdown markers."""
+    settle(page)  # every output of the run has arrived (not only the plot waited for)
+    text = page.locator(".tabitem:visible").first.inner_text()
+    english = [s for s in _english_strings() if s in text]
+    assert not english, f"English left in the Chinese {tab} tab: {english[:5]}"
+    assert "**" not in text and "__" not in text, f"{tab}: literal Markdown markers on screen"
+
+
+def _relabelled(page) -> None:
+    """Wait until the open tab is relabelled in Chinese. Every tab has a share button whose label differs in the two
+    languages (a tab title like "ELMo" does not), so it tells when this tab's relabel has landed (the switch relabels
+    what is visible, a tab when it is shown)."""
+    page.wait_for_function(
+        "(t) => [...document.querySelectorAll('.tabitem button')].some(b => b.offsetParent && b.innerText.trim() === t)",
+        arg=t("common.share", "zh"),
+        timeout=60_000,
+    )
+
+
 def test_one_view_per_tab_runs_through_the_emulated_zero_gpu_with_no_error(space, browser):
+    """One Chinese page of the Space app, every tab in turn as a student clicks through them (the Lessons landing, the
+    seven model-bound tabs, the MLM lab), each relabelled in Chinese when shown:
+    - each model-bound tab's default view runs through the emulated ZeroGPU worker: its result appears, no error
+      toast, no console error but the Space-mode ones named in SPACE_CONSOLE;
+    - each tab, after its run, reads Chinese: no English UI fragment, no literal `**`/`__` (sampling also generates,
+      so its samples are read too; the lab trains nothing, its page is read as shown);
+    - after the walk: the page asked only the known outside hosts, and the server logged no traceback but the known
+      one and no worker error."""
     url, log = space
     context, page, outside = recording_page(browser, url)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
     try:
-        open_tab(page, "lessons")
-        page.locator("#lessons-next").click()
+        page.goto(f"{url}?tab=lessons&lang=zh")
+        wait_opened(page)
+        page.wait_for_function("() => document.querySelector('.tp-lang input[value=zh]')?.checked", timeout=60_000)
+        _relabelled(page)
+        page.locator("#lessons-next").click()  # the Lessons tab's primary button: a teacher steps through the course
+        _reads_chinese(page, "lessons")
         seen = []
         for tab, button, result in VIEWS:  # tab by tab on one page, as a visitor clicks through them
             page.locator(f"button[role=tab][data-tab-id={tab}]").click()
             wait_for_tab(page, tab)
+            _relabelled(page)
             page.locator(button).first.click(timeout=60_000)
             page.locator(result).first.wait_for(timeout=240_000)
+            if tab == "sampling":  # the tab's primary button generates samples: their words are read too
+                page.locator("#sampling-generate").click()
+                page.locator("#sampling-generate-area").wait_for(timeout=240_000)
+            _reads_chinese(page, tab)
             toasts = page.locator(".toast-body.error").all_inner_texts()
             assert not toasts, f"{tab}: {toasts}"
             seen += [f"{tab}: {e}" for e in errors]
-        # the lab trains on the CPU in the server process: no GPU entry to click through
+        # the lab trains on the CPU in the server process: no GPU entry to click through, and no training started here
         page.locator("button[role=tab][data-tab-id=mlm_lab]").click()
         page.locator("#mlm-lab-train").wait_for(timeout=60_000)
+        _relabelled(page)
+        _reads_chinese(page, "mlm_lab")
     finally:
         context.close()
     # A Space's page may fetch from the hub (SYSTEM=spaces changes what Gradio serves); offline here those fail to

@@ -46,9 +46,3 @@ def test_every_view_renders_and_follows_the_language_switch(page):
 
 
 _SAYS = "([box, words]) => (document.querySelector(box)?.innerText || '').includes(words)"
-
-
-def test_a_link_restores_and_runs_a_view(page):
-    page.goto(f"{page.app_url}?tab=inside&view=params&E=64&share=none")
-    page.locator("#inside-params-plot .js-plotly-plot").wait_for(timeout=120_000)
-    assert "E=64" in page.locator("#inside-params-info").inner_text(timeout=30_000)
