@@ -121,17 +121,6 @@ def test_a_non_default_share_link_restores_and_runs_the_same_view(page, client):
     save_screenshot(page, "polysemy-link-zh")
 
 
-def test_unknown_tokens_are_said_in_the_browser(page):
-    preset = PRESETS["yinhang"]
-    params = {"word": preset["word"], "sentences": "\n".join(preset["sentences"]), "models": json.dumps(["minilm"])}
-    page.goto(_link(page, **params))
-    page.wait_for_selector("#polysemy-scatter .js-plotly-plot", timeout=240_000)
-    reading = page.locator("#polysemy-reading").inner_text()
-    assert "⚠️" in reading and "[UNK]" in reading  # the token shows, and no conclusion is drawn
-    assert "sentences, one point" in page.locator("#polysemy-scatter").inner_text()
-    save_screenshot(page, "polysemy-unknown")
-
-
 def test_a_payload_word_shows_as_text_and_never_as_a_link(page):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
