@@ -1,6 +1,5 @@
 """The ELMo tab in Chromium (layer mix, biLM, OOV; English and Chinese) and through its /elmo_* endpoints, offline."""
 
-
 import numpy as np
 
 from playground.ui.common.i18n import t
