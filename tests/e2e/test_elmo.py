@@ -1,10 +1,6 @@
 """The ELMo tab in Chromium (layer mix, biLM, OOV; English and Chinese) and through its /elmo_* endpoints, offline."""
 
-import json
-from urllib.parse import urlencode
-
 import numpy as np
-import pytest
 
 from playground.ui.common.i18n import t
 from tests.e2e.helpers import save_screenshot, wait_opened
@@ -88,15 +84,3 @@ def _oov_table(page, lang: str) -> None:
         arg=t("elmo.oov.glove_none", lang),
         timeout=60_000,
     )
-
-
-@pytest.mark.parametrize("lang", ["zh"])  # English: the rows themselves are tests/integration/test_elmo_views.py
-def test_polysemy_tab_with_elmo(page, lang):
-    models = json.dumps(["elmo-small", "minilm", "glove"])
-    page.goto(f"{page.app_url}?{urlencode({'tab': 'polysemy', 'models': models, 'lang': lang})}")
-    page.wait_for_selector("#polysemy-run", timeout=60_000)
-    page.wait_for_function(f"() => document.querySelector('.tp-lang input[value={lang}]')?.checked", timeout=60_000)
-    page.locator("#polysemy-run").click()
-    page.wait_for_selector("#polysemy-curve .js-plotly-plot", timeout=240_000)
-    page.wait_for_function("() => document.querySelector('#polysemy-curve')?.innerText.includes('ELMo')", timeout=60_000)
-    save_screenshot(page, f"polysemy-elmo-{lang}")

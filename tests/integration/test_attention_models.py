@@ -65,3 +65,16 @@ def test_minilm_learned_positions_are_smooth(minilm):
     near = np.mean([sim[i, i + 1] for i in range(63)])
     far = np.mean([sim[i, i + 40] for i in range(24)])
     assert near > far
+
+
+def test_smollm2_axes_read_a_visible_space_not_the_bpe_marker(smollm):
+    """SmolLM2's attention axes read "␣cat", not byte-level BPE's "Ġcat" (walk-through item 9: raw Ġ labels on the
+    axes), on the real tokenizer and through the page's renderer (this was a browser test before the tier was cut)."""
+    from playground.attention import AttentionRequest, run_attention
+    from playground.runtime import Runtime
+    from playground.ui.attention import render
+
+    view = run_attention(AttentionRequest("smollm2-instruct", "The cat sat.", view="head"), Runtime(load=lambda key: smollm))
+    ticks = [str(tick) for tick in render.render(view, "en")["plot"].data[0].x]
+    assert any("␣cat" in tick for tick in ticks), ticks
+    assert not any("Ġ" in tick for tick in ticks), ticks

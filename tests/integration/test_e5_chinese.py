@@ -38,6 +38,15 @@ def test_yinhang_groups_separate_less_than_real_senses(e5):
     assert view_of("yinhang", e5).nn_accuracy_by_layer[-1] < view_of("pingguo", e5).nn_accuracy_by_layer[-1]
 
 
+def test_yinhang_reading_on_e5_says_one_sense_in_chinese(e5):
+    """The course's 银行 sentences on e5 (a Chinese-reading model): the zh reading says both are the institution
+    (金融机构), with no unknown-token warning and no [UNK]."""
+    preset = polysemy_tab.PRESETS["yinhang"]
+    request = PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("e5-small",), input_embeddings=False)
+    reading = render.reading(run_polysemy(request, RUNTIME), "zh")
+    assert "金融机构" in reading and "⚠️" not in reading and "[UNK]" not in reading, reading
+
+
 def test_attention_on_chinese_reads_real_pieces(e5):
     (result,) = extract_attention(e5, [AttentionText("我在银行存钱，然后去公园散步。")])
     assert "<unk>" not in result.tokens and "银行" in result.tokens
@@ -53,4 +62,4 @@ def test_a_translation_of_the_same_sense_is_closer_than_one_of_the_other_sense(e
     (reading,) = [r for r in result.readings if r.code == "cross_lingual"]  # what /polysemy returns
     assert reading.params["closer"] and reading.params["same"] > reading.params["cross"], reading
     note = render.reading(result, "en")
-    assert "the translation with the same sense is closer" in note, note
+    assert "across languages" in note and "the translation with the same sense is closer" in note, note

@@ -42,3 +42,8 @@ def test_polysemy_row_for_elmo():
     assert contextual.num_layers == 2 and len(contextual.separation_by_layer) == 3
     assert abs(contextual.separation_by_layer[0]) < 1e-6  # layer 0: the same vector in every sentence
     assert char_cnn.num_layers == 0 and char_cnn.separation_by_layer[0] == contextual.separation_by_layer[0]
+    # the Chinese page draws ELMo's curve under its name (the browser test of the zh polysemy tab with ELMo, moved here)
+    from playground.ui.polysemy import render
+
+    curve = render.figures(run, "zh")[2]
+    assert any(trace.name and trace.name.startswith("ELMo") for trace in curve.data), [t.name for t in curve.data]

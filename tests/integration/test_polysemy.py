@@ -68,6 +68,8 @@ def test_minilm_says_chinese_is_unknown_and_the_inputs_identical(minilm):
     assert [1, 5] in notes["same_input"]["groups"]  # 我在银行存钱。 = 我在银行散步。 for this tokenizer
     text = render.reading(run, "en")
     assert text.startswith("⚠️") and "\\[UNK\\]" in text and "90%" not in text
+    scatter = render.figures(run, "en")[0].to_json()  # the scatter says the identical inputs are one point
+    assert "sentences, one point" in scatter
 
 
 @pytest.mark.parametrize("key", ["minilm", "smollm2-instruct"])

@@ -51,3 +51,19 @@ def test_cached_steps_see_the_same_distribution_as_a_full_recompute(lm):
     full = sampling.distribution(lm, sampling.next_token_logits(lm, prefix), s)
     assert full.token_ids[:5] == views[-1].token_ids[:5]
     assert abs(full.probs["raw"][0] - views[-1].probs["raw"][0]) < 1e-3
+
+
+def test_a_chinese_prompt_shows_no_replacement_character_in_the_chinese_figure(lm):
+    """SmolLM2 reads 人工智能 as byte pieces: the zh figure's bars and titles show completed characters or <0xE4>,
+    never "\ufffd" (this was checked in the browser, tests/e2e/test_sampling.py, before the tier was cut)."""
+    import json
+
+    from playground.ui.sampling.run import next_token_figure
+
+    result = sampling.next_token(lm, "人工智能的未来", [sampling.settings(0.8, 0, 1.0)])
+    figure = json.loads(next_token_figure(result, "zh").to_json())
+    shown = json.dumps(figure, ensure_ascii=False)
+    assert "原始 softmax" in shown  # the Chinese figure, with its token labels in it
+    labels = figure["data"][0]["y"]  # the bars' token labels (horizontal bars)
+    assert any("<0x" in label for label in labels)  # byte pieces are here, and they read as <0xE5>, not as "\ufffd"
+    assert "\ufffd" not in shown
