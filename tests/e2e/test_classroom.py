@@ -95,7 +95,7 @@ TAB_IN_ROW_JS = """() => {
   const box = row.getBoundingClientRect(), at = tab.getBoundingClientRect();
   return {tab: tab.innerText, shown: at.left >= box.left - 1 && at.right <= box.right + 1};
 }"""
-IDLE_JS = "() => !document.querySelector('.pending')"
+IDLE_JS = "() => !document.querySelector('.pending')"  # the link's event has sent its last update
 
 # The words of every visible table header that the browser laid out over more than one line ("ma/sk", "名/次",
 # "num_paramete rs()"). A word: a run of characters without a space (a CJK run counts as one: keep-all).
@@ -117,7 +117,7 @@ BROKEN_HEADER_WORDS_JS = """() => {
   return broken;
 }"""
 # The fill-mask views whose table headers are checked on a phone (an issue 19 finding): view -> a header's text.
-HEADER_VIEWS = {"fill_mask": "rank", "fill_mask-zh": "名次"}  # the link's event has sent its last update
+HEADER_VIEWS = {"fill_mask": "rank", "fill_mask-zh": "名次"}
 PROJECTOR_ON = "() => document.body.classList.contains('tp-projector')"
 
 
