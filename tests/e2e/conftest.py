@@ -17,7 +17,7 @@ import pytest
 
 from scripts.serve_app import CHROMIUM, CHROMIUM_ARGS, OFFLINE_ENV
 from scripts.serve_app import free_port as _free_port
-from tests.e2e.helpers import recording_page
+from tests.e2e.helpers import picture_failure, recording_page
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_LOG: list[Path] = []  # the running app's log, once it started
@@ -27,6 +27,8 @@ APP_LOG: list[Path] = []  # the running app's log, once it started
 def pytest_runtest_makereport(item, call):
     """A failing browser test shows what the app logged while it ran (CI keeps no other copy of the log)."""
     report = (yield).get_result()
+    if report.when == "call":
+        item.tp_failed = report.failed  # the `page` fixture pictures a failed test's page before closing it
     if not APP_LOG or not APP_LOG[0].exists():
         return
     if report.when == "setup":
@@ -83,11 +85,13 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, app_url):
+def page(request, browser, app_url):
     """A fresh page (English locale) that records every request and fails on any outside the app's origin. Blank:
     every test opens the address it is about (a link, a tab), so the app is loaded once per test, not twice (the
     landing page loaded first cost a page load per test, and a test's own goto could abort it mid-restore)."""
     context, page, outside = recording_page(browser, app_url, viewport={"width": 1400, "height": 1000})
     yield page
+    if getattr(request.node, "tp_failed", False):
+        picture_failure(page)
     context.close()
     assert not outside, f"the page requested outside its origin: {outside[:10]}"

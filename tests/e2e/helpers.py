@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import re
+import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
+# PLAYGROUND_E2E_SCREENSHOTS=1: a PNG at every checkpoint (to look at every view a run visits). Otherwise a page is
+# pictured only when its test fails: a full-page picture costs 0.6-2 s of the 2-core machine, ~40 s of the tier.
+EVERY_CHECKPOINT = os.environ.get("PLAYGROUND_E2E_SCREENSHOTS") == "1"
 
 
 def save_screenshot(page, name: str) -> Path:
@@ -16,6 +22,24 @@ def save_screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def checkpoint(page, name: str) -> None:
+    """A named point of a journey: pictured now with PLAYGROUND_E2E_SCREENSHOTS=1; otherwise the name is kept, and a
+    failure later on this page is pictured as FAILED-<test>-<name> (what the page showed when it failed)."""
+    page.tp_checkpoint = name
+    if EVERY_CHECKPOINT:
+        save_screenshot(page, name)
+
+
+def picture_failure(page) -> None:
+    """The page as it was when its test failed, named after the test and its last checkpoint."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0].split("::")[-1]
+    name = re.sub(r"[^\w.-]+", "_", f"FAILED-{test}-{getattr(page, 'tp_checkpoint', 'start')}")[:150]
+    try:
+        save_screenshot(page, name)
+    except Exception as err:  # a closed or crashed page: the failure itself is what matters
+        print(f"no picture of the failed page: {err}", file=sys.stderr)
 
 
 def open_tab(page, tab_id: str) -> None:
@@ -51,4 +75,14 @@ def recording_page(browser, app_url: str, **options):
 
     page.on("request", record)
     page.app_url = app_url
+    close = context.close
+
+    def close_picturing_a_failure() -> None:
+        # Journeys close their context in a `finally:`; an exception in flight there is the test failing.
+        if sys.exc_info()[1] is not None:
+            for open_page in context.pages:
+                picture_failure(open_page)
+        close()
+
+    context.close = close_picturing_a_failure
     return context, page, outside

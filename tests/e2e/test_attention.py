@@ -4,7 +4,7 @@ from urllib.parse import quote
 
 import numpy as np
 
-from tests.e2e.helpers import recording_page, save_screenshot
+from tests.e2e.helpers import checkpoint, recording_page
 
 TEXT = "The animal didn't cross the street because it was too tired."
 
@@ -59,18 +59,18 @@ def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(
     page.get_by_label("English").check()
     page.wait_for_function(PLOT_SAYS_JS, arg=["key (attended to)", "键（被关注）"], timeout=60_000)
     page.wait_for_function("document.querySelector('#attention-info').innerText.toLowerCase().includes('minilm')", timeout=30_000)
-    save_screenshot(page, "attention-head")
+    checkpoint(page, "attention-head")
     page.locator("#attention-view label").filter(has_text="Model overview").click()
     overview = page.locator("#attention-overview img")
     overview.wait_for(timeout=60_000)
-    save_screenshot(page, "attention-overview")
+    checkpoint(page, "attention-overview")
     box = overview.bounding_box()
     scale = box["width"] / (12 * 36 - 4)  # MiniLM: 12 heads of 32-pixel thumbnails with 4-pixel gaps
     overview.click(position={"x": (2 * 36 + 16) * scale, "y": (1 * 36 + 16) * scale})  # layer 1, head 2
     page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=60_000)
     page.wait_for_function("document.querySelector(\"#attention-view input[value='head']\").checked", timeout=30_000)
     assert "Layer 1, head 2" in page.locator("#attention-plot").inner_text(timeout=30_000)
-    save_screenshot(page, "attention-opened")
+    checkpoint(page, "attention-opened")
     page.get_by_label("中文").check()
     page.wait_for_function(PLOT_SAYS_JS, arg=["键（被关注）", "key (attended to)"], timeout=60_000)
 
@@ -161,7 +161,7 @@ def test_a_fresh_chinese_share_link_is_one_request_and_flags_unknown_tokens(brow
     values = page.locator("#attention-sliders input[type=number]").evaluate_all("els => els.map(e => e.value)")
     assert values[:2] == ["2", "1"]
     assert "第 2 层" in page.locator("#attention-plot").inner_text() or "2" in page.locator("#attention-info").inner_text()
-    save_screenshot(page, "links-fresh-attention-zh")
+    checkpoint(page, "links-fresh-attention-zh")
     page.wait_for_function("document.querySelector('#attention-info').innerText.includes('不认识')", timeout=60_000)
     info = page.locator("#attention-info").inner_text()
     assert "银" in info and "[UNK]" in info and "**" not in info
@@ -169,6 +169,6 @@ def test_a_fresh_chinese_share_link_is_one_request_and_flags_unknown_tokens(brow
     page.wait_for_function("document.querySelector('#attention-plot').innerText.includes('[UNK] (银)')", timeout=60_000)
     page.wait_for_function("document.body.innerText.includes('句子（A）')", timeout=60_000)
     page.wait_for_function("!document.querySelector('#attention-plot .pending, #attention-info .pending')", timeout=60_000)
-    save_screenshot(page, "attention-unknown-zh")
+    checkpoint(page, "attention-unknown-zh")
     context.close()
     assert not outside

@@ -25,7 +25,7 @@ import app
 from playground.lessons import LESSONS
 from playground.ui.common.i18n import t
 from playground.ui.lessons import tab as lessons_tab
-from tests.e2e.helpers import recording_page, save_screenshot, wait_for_tab, wait_opened
+from tests.e2e.helpers import checkpoint, recording_page, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS, MARK_DRAWN_JS, NEW_PLOT_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
 
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # the widgets are relabelled in the link's language
@@ -246,7 +246,7 @@ def _check_exercise_2(page, button: int, lang: str) -> None:
         assert "0.1" in words and "1.5" in words, (view, words)  # one panel per temperature
         page.wait_for_function(IDLE_JS, timeout=240_000)
     page.wait_for_function(FITTED_JS, timeout=30_000)
-    save_screenshot(page, f"lessons-ex2-try-{button}-{lang}")
+    checkpoint(page, f"lessons-ex2-try-{button}-{lang}")
 
 
 def _phone_view_fine(page, view: str, lang: str, plot: str | None) -> None:
@@ -261,7 +261,7 @@ def _phone_view_fine(page, view: str, lang: str, plot: str | None) -> None:
         page.wait_for_function(f"() => ({TAB_IN_ROW_JS})()?.shown", timeout=10_000)
     except Exception as err:
         raise AssertionError(f"{view}: the open tab is out of sight: {page.evaluate(TAB_IN_ROW_JS)}") from err
-    save_screenshot(page, f"phone-{view}-{lang}")
+    checkpoint(page, f"phone-{view}-{lang}")
 
 
 def _headers_unbroken(page, view: str, header: str) -> None:
@@ -376,7 +376,7 @@ def test_projector_mode_lays_plots_out_again(browser, app_url):
         for view in reversed(views):  # the last view's tab is selected; the others' plots are laid out when shown
             _show_tab(page, view, plots[view])
             _projector_fine(page, view, plots[view])
-            save_screenshot(page, f"projector-{view}-{lang}")
+            checkpoint(page, f"projector-{view}-{lang}")
         _switch_projector(page, False)  # off: each figure's own sizes again, the hidden ones when shown
         for view in views:
             _show_tab(page, view, plots[view])
@@ -412,7 +412,7 @@ def test_projector_mode_lays_a_chinese_plot_out_again(browser, app_url):
         assert min(before.values()) < 16, (view, before)
         _switch_projector(page, True)
         _projector_fine(page, view, plot)
-        save_screenshot(page, f"projector-{view}-{lang}")
+        checkpoint(page, f"projector-{view}-{lang}")
         _switch_projector(page, False)
         assert _fonts(page, view, plot) == before, view
     finally:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from playground.ui.common.i18n import t
-from tests.e2e.helpers import save_screenshot, wait_opened
+from tests.e2e.helpers import checkpoint, wait_opened
 
 SENTS = "river | the bank of the river\nriver | grass on the bank\nmoney | money in the bank\nmoney | the bank gave a loan"
 
@@ -35,32 +35,32 @@ def test_three_views_render_and_follow_the_language_switch(page):
         "(s) => document.querySelector('#elmo-mix-reading')?.innerText.includes(s)", arg=_changed("en"), timeout=120_000
     )
     assert "0.79" in page.locator("#elmo-weights").inner_text()  # softmax(0, 0, 2) = (0.11, 0.11, 0.79)
-    save_screenshot(page, "elmo-mix-en")
+    checkpoint(page, "elmo-mix-en")
     # (b) the biLM, both directions side by side
     page.get_by_role("tab", name=t("elmo.view.bilm", "en")).click()
     page.locator("#elmo-bilm-run").click()
     page.locator("#elmo-bilm-plot .js-plotly-plot").first.wait_for(timeout=120_000)
     _bilm_columns(page, "en")
-    save_screenshot(page, "elmo-bilm-en")
+    checkpoint(page, "elmo-bilm-en")
     # (c) OOV words beside GloVe
     page.get_by_role("tab", name=t("elmo.view.oov", "en")).click()
     page.locator("#elmo-oov-run").click()
     page.wait_for_function("() => document.querySelector('#elmo-oov-reading')?.innerText.length > 20", timeout=120_000)
     _oov_table(page, "en")
-    save_screenshot(page, "elmo-oov-en")
+    checkpoint(page, "elmo-oov-en")
     # Chinese: every result already on screen is redrawn in Chinese (no run again), view by view
     page.get_by_label("中文").check()
     _oov_table(page, "zh")
-    save_screenshot(page, "elmo-oov-zh")
+    checkpoint(page, "elmo-oov-zh")
     page.get_by_role("tab", name=t("elmo.view.bilm", "zh")).click()
     _bilm_columns(page, "zh")
-    save_screenshot(page, "elmo-bilm-zh")
+    checkpoint(page, "elmo-bilm-zh")
     page.get_by_role("tab", name=t("elmo.view.mix", "zh")).click()
     page.wait_for_function(
         "(s) => document.querySelector('#elmo-mix-reading')?.innerText.includes(s)", arg=_changed("zh"), timeout=60_000
     )
     assert "0.79" in page.locator("#elmo-weights").inner_text()
-    save_screenshot(page, "elmo-mix-zh")
+    checkpoint(page, "elmo-mix-zh")
 
 
 def _changed(lang: str) -> str:

@@ -10,7 +10,7 @@ import gradio as gr
 import pytest
 from gradio_client.exceptions import AppError
 
-from tests.e2e.helpers import save_screenshot
+from tests.e2e.helpers import checkpoint
 from tests.e2e.test_hints import BOXES, wait_for_result
 
 E5_MLM = "multilingual-E5 small, first 6 layers + MLM head trained here"
@@ -50,7 +50,7 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
     page.get_by_role("button", name="填空", exact=True).click()
     original = _table_with(page, "dog")
     page.wait_for_function(f"() => ({PLOT})().includes('dog') && ({PLOT})().includes('仅左侧上下文')", timeout=60_000)
-    save_screenshot(page, "fill_mask_zh")
+    checkpoint(page, "fill_mask_zh")
     page.get_by_role("button", name="本视图的链接").click()
     page.wait_for_function(
         "() => [...document.querySelectorAll('textarea, input')].some(e => e.value.includes('tab=fill_mask'))", timeout=30_000
@@ -63,7 +63,7 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
     page.get_by_label("English").check()
     page.get_by_role("tab", name="Fill-mask").wait_for(timeout=10_000)
     page.wait_for_function(f"() => ({PLOT})().includes('left context only')", timeout=60_000)
-    save_screenshot(page, "fill_mask")
+    checkpoint(page, "fill_mask")
     fresh = browser.new_context(locale="en-US").new_page()
     try:
         fresh.goto(link)
@@ -78,7 +78,7 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
         found = fresh.evaluate(BOXES)
         assert found["plots"] > 0 and not found["hints"], found
         assert fresh.locator("[role=tabpanel]:visible").get_by_role("button", name="生成下载文件").is_visible()
-        save_screenshot(fresh, "fill_mask_link_zh")
+        checkpoint(fresh, "fill_mask_link_zh")
     finally:
         fresh.context.close()
 
@@ -137,7 +137,7 @@ def test_tokens_that_look_like_tags_show_as_written_in_the_browser(browser):
         assert page.locator(".js-plotly-plot s, table s, .prose s, .prose b").count() == 0  # no tag became markup
         prose = page.locator(".prose").last.inner_text()
         assert "<b>x</b>" in prose and "*y*" in prose
-        save_screenshot(page, "fill_mask_tags")
+        checkpoint(page, "fill_mask_tags")
     finally:
         page.context.close()
         demo.close()

@@ -10,7 +10,7 @@ app's config in tests/unit/core/test_hints_everywhere.py; that a refused run kee
 
 import re
 
-from tests.e2e.helpers import save_screenshot
+from tests.e2e.helpers import checkpoint
 
 # Visible result boxes in the open tab: plots, tables, download boxes, and any empty placeholder box (Gradio's `.empty`:
 # an empty plot or file box). Before a run there must be none.
@@ -68,13 +68,13 @@ def test_the_fill_mask_tab_from_its_hint_to_a_result_in_both_languages(page):
     open_fresh(page, "tab=fill_mask&lang=zh")
     page.wait_for_function(HINT_SAYS, arg=PRESS["zh"], timeout=30_000)
     no_boxes_but_hints(page, PRESS["zh"])
-    save_screenshot(page, "hint-fill_mask-zh")
+    checkpoint(page, "hint-fill_mask-zh")
 
     page.get_by_label("English").check()
     page.get_by_role("tab", name="Fill-mask").wait_for(timeout=10_000)
     page.wait_for_function(HINT_SAYS, arg=PRESS["en"], timeout=30_000)
     no_boxes_but_hints(page, PRESS["en"])
-    save_screenshot(page, "hint-fill_mask-en")
+    checkpoint(page, "hint-fill_mask-en")
 
     for label in (MINILM_MLM, E5_MLM):  # the offline default (the API's default: tests/e2e/test_mlm_lab.py)
         assert page.get_by_label(label, exact=False).first.is_checked(), label
@@ -90,7 +90,7 @@ def test_the_fill_mask_tab_from_its_hint_to_a_result_in_both_languages(page):
     # The downloads: their button, and no file box until there are files (issue 19: no empty dashed box).
     assert page.locator("[role=tabpanel]:visible").get_by_role("button", name="Prepare downloads").is_visible()
     page.wait_for_function("() => document.body.innerText.includes('masked LM')", timeout=30_000)
-    save_screenshot(page, "hint-after-run-fill_mask")
+    checkpoint(page, "hint-after-run-fill_mask")
 
     preset = page.get_by_text("我[MASK]自然语言处理。").first
     preset.wait_for(timeout=30_000)
@@ -116,4 +116,4 @@ def test_the_fill_mask_tab_from_its_hint_to_a_result_in_both_languages(page):
         " p.innerText.includes('multilingual-e5-small') && !p.innerText.includes('all-MiniLM-L6-v2'); }",
         timeout=60_000,
     )
-    save_screenshot(page, "fill_mask_chinese_e5_mlm")
+    checkpoint(page, "fill_mask_chinese_e5_mlm")

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tests.e2e.helpers import save_screenshot, wait_opened
+from tests.e2e.helpers import checkpoint, wait_opened
 
 VIEWS = {
     "embeddings": ("#inside-emb-plot .js-plotly-plot", "#inside-emb-info", ("max |difference|", "最大 |差值|")),
@@ -35,14 +35,14 @@ def test_every_view_renders_and_follows_the_language_switch(page):
         page.locator("#inside-run").click()
         page.locator(plot).first.wait_for(timeout=180_000)
         page.wait_for_function(_SAYS, arg=[info, words[0]], timeout=60_000)
-        save_screenshot(page, f"inside-{view}-en")
+        checkpoint(page, f"inside-{view}-en")
     page.get_by_label("中文").check()
     for view, (plot, info, words) in reversed(VIEWS.items()):
         page.locator(f"#inside-view input[value='{view}']").check()
         page.locator(f"#inside-{view}").wait_for(state="visible", timeout=30_000)
         page.wait_for_function(_SAYS, arg=[info, words[1]], timeout=60_000)
         assert page.locator(plot).first.is_visible(), f"{view}: the plot is gone after the switch"
-        save_screenshot(page, f"inside-{view}-zh")
+        checkpoint(page, f"inside-{view}-zh")
 
 
 _SAYS = "([box, words]) => (document.querySelector(box)?.innerText || '').includes(words)"

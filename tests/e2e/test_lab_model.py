@@ -10,7 +10,7 @@ import app
 from playground.lessons import LESSONS
 from playground.registry import LAB_MODEL_KEY
 from playground.ui.lessons import tab as lessons_tab
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import checkpoint, open_tab
 from tests.e2e.plot_layout import FITTED_JS
 
 STEPS = 3
@@ -55,7 +55,7 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
     )
     provenance = _fill_mask_table(page)
     assert "MLM head trained here · device" in provenance  # the bundled base ran beside it
-    save_screenshot(page, "lab-model-fill-mask-en")
+    checkpoint(page, "lab-model-fill-mask-en")
 
     # The language switch relabels the choice and keeps it ticked; the result is redrawn, not lost.
     page.get_by_label("中文").check()
@@ -66,7 +66,7 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
     page.locator(".js-plotly-plot:visible").first.wait_for(timeout=30_000)
     page.wait_for_function(FITTED_JS, timeout=60_000)  # the redrawn plots laid out before the screenshot
     assert "your MLM lab" not in page.locator("body").inner_text()  # its name in charts and table said in Chinese too
-    save_screenshot(page, "lab-model-fill-mask-zh")
+    checkpoint(page, "lab-model-fill-mask-zh")
     page.get_by_label("English").check()
     page.get_by_label(CHOICE_EN).wait_for(timeout=30_000)
 
@@ -79,13 +79,13 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
         "() => /your MLM lab fine-tune/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=120_000
     )
     page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=60_000)
-    save_screenshot(page, "lab-model-attention-en")
+    checkpoint(page, "lab-model-attention-en")
     page.get_by_label("中文").check()  # the menu keeps the choice, relabelled; the map is redrawn from this run
     page.wait_for_function(f"() => [...document.querySelectorAll('input')].some(e => e.value === {CHOICE_ZH!r})", timeout=30_000)
     page.wait_for_function("() => /设备/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=60_000)
     page.wait_for_function(FITTED_JS, timeout=60_000)  # the redrawn plots laid out before the screenshot
     assert "your MLM lab" not in page.locator("body").inner_text()
-    save_screenshot(page, "lab-model-attention-zh")
+    checkpoint(page, "lab-model-attention-zh")
     page.get_by_label("English").check()
     page.wait_for_function(f"() => [...document.querySelectorAll('input')].some(e => e.value === {CHOICE_EN!r})", timeout=30_000)
 
@@ -102,7 +102,7 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
         other.get_by_role("option").first.wait_for(timeout=30_000)
         options = other.get_by_role("option").all_inner_texts()
         assert options and not any("lab model" in o for o in options)
-        save_screenshot(other, "lab-model-other-session")
+        checkpoint(other, "lab-model-other-session")
     finally:
         other.context.close()
 
@@ -127,4 +127,4 @@ def test_the_trained_model_is_offered_to_its_session_only(page, browser, app_url
     assert page.evaluate("() => window.__same_page") == "yes"
     page.wait_for_function("() => location.search.includes('tab=fill_mask') && location.search.includes('lang=en')")
     page.get_by_label(CHOICE_EN).wait_for(timeout=30_000)
-    save_screenshot(page, "links-in-place-lab-model-kept")
+    checkpoint(page, "links-in-place-lab-model-kept")

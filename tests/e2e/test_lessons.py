@@ -2,7 +2,7 @@
 projector layouts. Each lesson's "try it" is checked on the classroom's phone pages (tests/e2e/test_classroom.py)."""
 
 from playground.lessons import LESSONS
-from tests.e2e.helpers import recording_page, save_screenshot, wait_for_tab, wait_opened
+from tests.e2e.helpers import checkpoint, recording_page, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS
 
 
@@ -27,7 +27,7 @@ def test_landing_page_is_the_lessons_tab_with_every_formula_rendered_offline(pag
     page.locator("#lesson-ex1").wait_for(state="hidden", timeout=10_000)
     page.locator("#lessons-previous").click()
     page.locator("#lesson-ex1").wait_for(state="visible", timeout=10_000)
-    save_screenshot(page, "lessons-en")
+    checkpoint(page, "lessons-en")
     for lesson in LESSONS:
         page.locator(f"#lessons-picker input[value={lesson.key}]").check()
         box = page.locator(f"#lesson-{lesson.key}")
@@ -47,7 +47,7 @@ def test_landing_page_is_the_lessons_tab_with_every_formula_rendered_offline(pag
     box = page.locator(f"#lesson-{last}")
     assert box.locator(".katex-error").count() == 0, (last, box.locator(".katex-error").first.inner_text())
     assert box.locator(".katex-display").count() >= 1, last
-    save_screenshot(page, "lessons-zh")
+    checkpoint(page, "lessons-zh")
 
 
 PHONE_LAYOUT_JS = """() => {
@@ -82,7 +82,7 @@ def test_phone_lessons_first_screen_and_layout(browser, app_url):
         assert card.bounding_box()["y"] < 844  # the open lesson's title is on the first screen
         page.wait_for_function(CHIP_IN_VIEW_JS, arg="ex3", timeout=30_000)  # the chip row scrolled to the open lesson
         assert page.locator("#lessons-picker input[value='ex3']").locator("xpath=ancestor::label[1]").is_visible()
-        save_screenshot(page, "walkthrough-phone-lesson-zh")
+        checkpoint(page, "walkthrough-phone-lesson-zh")
 
         wait_opened(page)  # a click before the link's updates end can be undone
         page.locator(".tp-lang input[value=en]").check()
@@ -100,7 +100,7 @@ def test_phone_lessons_first_screen_and_layout(browser, app_url):
         tabs = {"Lessons", "Fill-mask", "Polysemy", "Sampling", "Attention", "Inside BERT"}
         assert tabs <= set(layout["tab_names"]), layout
         assert layout["h1_lines"] <= layout["h1_words"] and not layout["h1_overflow"], layout  # breaks between words only
-        save_screenshot(page, "lessons-phone")
+        checkpoint(page, "lessons-phone")
     finally:
         context.close()
     assert not outside, outside[:5]
@@ -125,7 +125,7 @@ def test_projector_mode_raises_text_and_plot_fonts(page):
     }"""
     )
     assert sizes["plot"] >= 16 and sizes["prose"] >= 16 and sizes["labels"] >= 14, sizes
-    save_screenshot(page, "lessons-projector")
+    checkpoint(page, "lessons-projector")
     page.goto(f"{page.app_url}?tab=lessons")  # remembered across links
     page.wait_for_function("() => document.body.classList.contains('tp-projector')", timeout=30_000)
     assert page.locator("#tp-projector input").is_checked()

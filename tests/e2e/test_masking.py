@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import checkpoint, open_tab
 
 TEXT = "The unbelievable tokenizer splits playground sentences."
 
@@ -65,7 +65,7 @@ def test_the_objective_menu_offers_statistics_runs_and_follows_the_language_swit
     page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=60_000)
     electra = _summary(page, "ELECTRA")
     assert electra.strip()
-    save_screenshot(page, "masking-electra")
+    checkpoint(page, "masking-electra")
 
     _choose(page, "SpanBERT")
     stats.wait_for(state="visible", timeout=30_000)
@@ -80,13 +80,13 @@ def test_the_objective_menu_offers_statistics_runs_and_follows_the_language_swit
     )
     assert page.locator("#masking-summary").inner_text().strip()
     page.wait_for_function(PLOTS_SAY, arg="What happens to each token", timeout=60_000)
-    save_screenshot(page, "masking-bert")
+    checkpoint(page, "masking-bert")
 
     page.get_by_label("中文").check()
     page.wait_for_function(
         f"() => ({PLOTS_SAY})('每个词元的命运') && !({PLOTS_SAY})('What happens to each token')", timeout=60_000
     )
-    save_screenshot(page, "masking-bert-zh")
+    checkpoint(page, "masking-bert-zh")
 
 
 def _link(page, **params):
@@ -118,7 +118,7 @@ def test_t5_sentinels_are_visible_and_a_malformed_link_value_is_dropped(page):
     assert page.locator(".toast-body.error").count() == 0
     page.locator("#masking-grid .js-plotly-plot").wait_for(timeout=30_000)
     assert "<extra_id_0>" in page.locator("#masking-grid").inner_text()  # plotly's cell text too
-    save_screenshot(page, "masking-t5-sentinels")
+    checkpoint(page, "masking-t5-sentinels")
 
 
 def test_a_shared_link_restores_the_inputs_and_the_result(page, browser):
@@ -146,7 +146,7 @@ def test_a_shared_link_restores_the_inputs_and_the_result(page, browser):
     assert restored == original
     expect(fresh.locator("#masking-seed input")).to_have_value("7")
     assert fresh.locator("#masking-strategy input[value='span']").is_checked()
-    save_screenshot(fresh, "masking-shared-span-zh")
+    checkpoint(fresh, "masking-shared-span-zh")
     # show=code: assets/show_code.js opens the Code panel once the link's event has ended, on the run's script (the
     # objective's own function, its seed, the text). The scripts' numbers: tests/integration/test_code_snippets.py.
     script = "() => [...document.querySelectorAll('.tp-code .cm-content')].find(e => e.offsetParent)?.innerText || ''"

@@ -2,7 +2,7 @@
 
 import re
 
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import checkpoint, open_tab
 from tests.e2e.plot_layout import FITTED_JS
 
 CORPUS = "\n".join(
@@ -36,12 +36,12 @@ def test_train_watch_cancel_compare_in_both_languages(page):
             "() => /Stopped by you/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=240_000
         )
     finally:
-        save_screenshot(page, "mlm-lab-en")
+        checkpoint(page, "mlm-lab-en")
     summary = page.locator("#mlm-lab-summary").inner_text()
     assert re.search(r"held-out MLM loss \| \d+\.\d+ \| \d+\.\d+", summary.replace("\n", " ")) or "after" in summary
     probes = page.locator("#mlm-lab-probes")
     assert "[MASK]" in probes.inner_text() and "top-5 after" in probes.inner_text()
-    save_screenshot(page, "mlm-lab-en")
+    checkpoint(page, "mlm-lab-en")
     # The Code panel holds the Trainer script of this very run (the course's exercise), under the results.
     [h for h in page.locator(".tp-code button.label-wrap").all() if h.is_visible()][0].click()
     script = "() => [...document.querySelectorAll('.tp-code .cm-content')].find(e => e.offsetParent)?.innerText || ''"
@@ -53,7 +53,7 @@ def test_train_watch_cancel_compare_in_both_languages(page):
     assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)
     page.wait_for_function("() => /停止了训练/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=30_000)
     page.wait_for_function(FITTED_JS, timeout=60_000)  # the redrawn plots laid out before the screenshot
-    save_screenshot(page, "mlm-lab-zh")
+    checkpoint(page, "mlm-lab-zh")
 
 
 def test_the_fill_mask_api_defaults_to_the_two_bundled_masked_lms_offline(client):

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, urlencode, urlparse
 import pytest
 from PIL import Image
 
-from tests.e2e.helpers import open_tab, recording_page, save_screenshot
+from tests.e2e.helpers import checkpoint, open_tab, recording_page
 from tests.e2e.plot_layout import FITTED_JS
 
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
@@ -56,7 +56,7 @@ def test_plots_render_and_language_switches(page):
     assert page.locator("#polysemy-heatmap .heatmaplayer").count() >= 1
     assert "MiniLM" in page.locator("#polysemy-reading").inner_text()
     page.wait_for_function(PLOT_SAYS_JS, arg=["Where each sentence puts the word", None], timeout=120_000)
-    save_screenshot(page, "polysemy")
+    checkpoint(page, "polysemy")
     page.get_by_label("中文").first.check()
     page.wait_for_function("document.querySelector('#polysemy-run').innerText.includes('比较')", timeout=30_000)
     page.wait_for_function(PLOT_SAYS_JS, arg=["每个句子中该词向量的位置", "Where each sentence puts the word"], timeout=60_000)
@@ -113,7 +113,7 @@ def test_a_non_default_share_link_restores_and_runs_the_same_view(page, client):
     accuracy = view["nn_accuracy_by_layer"]
     assert view["layer"] == 3 and f"{accuracy[-1]:.0%}" in reading and f"{max(accuracy):.0%}" in reading  # as the API
     assert page.locator("#polysemy-scatter").inner_text().count("layer 3") == 1  # one panel (no input rows), layer 3
-    save_screenshot(page, "polysemy-link")
+    checkpoint(page, "polysemy-link")
     page.locator("button:visible", has_text="Link to this view").first.click()
     page.wait_for_function(
         "[...document.querySelectorAll('textarea, input')].some(e => e.value.includes('tab=polysemy'))", timeout=30_000
@@ -129,7 +129,7 @@ def test_a_non_default_share_link_restores_and_runs_the_same_view(page, client):
     page.wait_for_function("document.querySelector('#polysemy-scatter').innerText.includes('第 3 层')", timeout=30_000)
     scatter = page.locator("#polysemy-scatter").inner_text()
     assert "layer" not in scatter and "bundled" not in scatter
-    save_screenshot(page, "polysemy-link-zh")
+    checkpoint(page, "polysemy-link-zh")
 
 
 def test_a_payload_word_shows_as_text_and_never_as_a_link(page):
@@ -175,7 +175,7 @@ def _panel_clearances(page, width: int) -> list[int]:
     boxes = page.evaluate(SCENE_BOXES_JS)
     assert len(boxes) == 3  # MiniLM, its input embeddings, GloVe
     shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
-    save_screenshot(page, f"polysemy-3d-{width}")
+    checkpoint(page, f"polysemy-3d-{width}")
     clearances = []
     for box in boxes:
         panel = shot.crop(tuple(round(v) for v in box))

@@ -1,6 +1,6 @@
 """The Sampling tab through its `/next_token` and `/generate` APIs and in Chromium, offline on SmolLM2."""
 
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import checkpoint, open_tab
 
 PROMPT = "The future of AI is"
 
@@ -39,7 +39,7 @@ def test_generation_and_step_through_render(page):
             continue
     page.locator('#sampling-files [aria-label="generation.json"]').wait_for(timeout=10_000)
     assert page.locator("#sampling-generated .tp-token").first.get_attribute("title").startswith("p = ")
-    save_screenshot(page, "sampling-generate")
+    checkpoint(page, "sampling-generate")
     for step in (1, 2):
         page.locator("#sampling-step").click()
         page.wait_for_function(
@@ -47,11 +47,11 @@ def test_generation_and_step_through_render(page):
         )
     page.locator("#sampling-step-plot .js-plotly-plot").wait_for(timeout=60_000)
     assert page.locator("#sampling-step-text .tp-token").count() >= 1
-    save_screenshot(page, "sampling-step")
+    checkpoint(page, "sampling-step")
     page.locator("#sampling-compare").click()
     page.locator("#sampling-compare-plot .js-plotly-plot").wait_for(timeout=180_000)
     page.wait_for_function("document.querySelectorAll('#sampling-compared .tp-sample').length === 3", timeout=60_000)
-    save_screenshot(page, "sampling-temperatures")
+    checkpoint(page, "sampling-temperatures")
 
 
 def test_api_refuses_bad_types_with_the_clear_message(client):
@@ -97,7 +97,7 @@ def test_share_link_round_trip_restores_inputs_and_result(page):
     fresh.goto(again)
     fresh.locator("#sampling-next-plot .js-plotly-plot").wait_for(timeout=120_000)
     assert fresh.locator("#sampling-next-plot .js-plotly-plot").evaluate("el => el.data.map(d => d.y)") == bars
-    save_screenshot(fresh, "sampling-link")
+    checkpoint(fresh, "sampling-link")
     # The switch to Chinese redraws the distribution on screen in Chinese (no English stage title left) and relabels
     # the controls: the prompt box says 提示词 and what the model does with it, and no "Prompt" is left.
     fresh.wait_for_function("document.querySelector('#sampling-next-plot').innerText.includes('Raw softmax')", timeout=60_000)
@@ -110,5 +110,5 @@ def test_share_link_round_trip_restores_inputs_and_result(page):
     fresh.wait_for_function("document.querySelector('#sampling-controls').innerText.includes('提示词')", timeout=60_000)
     controls = fresh.locator("#sampling-controls").inner_text()
     assert "提示词" in controls and "模型会接着这段文字往下写" in controls and "Prompt" not in controls
-    save_screenshot(fresh, "sampling-zh")
+    checkpoint(fresh, "sampling-zh")
     fresh.close()

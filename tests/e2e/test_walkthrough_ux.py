@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from tests.e2e.helpers import recording_page, save_screenshot
+from tests.e2e.helpers import checkpoint, recording_page
 from tests.e2e.plot_layout import FITTED_JS
 
 LONG = "我在银行存钱，然后去河边散步，看见很多人在钓鱼和聊天，天气非常好，大家都很开心。"
@@ -27,6 +27,6 @@ def test_a_long_token_grid_keeps_readable_cells_and_scrolls_on_a_phone(browser, 
         " getComputedStyle(g.parentElement).overflowX]"
     )
     assert width / cells >= 28 and width > room and overflow == "auto"  # readable cells, the box scrolls sideways
-    save_screenshot(page, "walkthrough-masking-grid-phone-zh")
+    checkpoint(page, "walkthrough-masking-grid-phone-zh")
     context.close()
     assert not outside

@@ -45,3 +45,24 @@ def test_tests_write_screenshots_only_to_test_artifacts(tmp_path, monkeypatch):
 
     path = helpers.save_screenshot(Page(), "x")
     assert path == tmp_path / "test-artifacts" / "x.png" and path.read_bytes() == b"png"
+
+
+def test_a_checkpoint_pictures_the_page_only_when_asked_and_names_a_later_failure(tmp_path, monkeypatch):
+    from tests.e2e import helpers
+
+    monkeypatch.setattr(helpers, "ARTIFACTS", tmp_path / "test-artifacts")
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "tests/e2e/test_x.py::test_y (call)")
+
+    class Page:
+        def screenshot(self, path, full_page):
+            Path(path).write_bytes(b"png")
+
+    page = Page()
+    monkeypatch.setattr(helpers, "EVERY_CHECKPOINT", False)
+    helpers.checkpoint(page, "view-a")
+    assert not (tmp_path / "test-artifacts").exists()  # a passing run writes no picture
+    helpers.picture_failure(page)
+    assert (tmp_path / "test-artifacts" / "FAILED-test_y-view-a.png").is_file()
+    monkeypatch.setattr(helpers, "EVERY_CHECKPOINT", True)
+    helpers.checkpoint(page, "view-b")
+    assert (tmp_path / "test-artifacts" / "view-b.png").is_file()
