@@ -51,7 +51,7 @@ def test_a_checkpoint_pictures_the_page_only_when_asked_and_names_a_later_failur
     from tests.e2e import helpers
 
     monkeypatch.setattr(helpers, "ARTIFACTS", tmp_path / "test-artifacts")
-    monkeypatch.setenv("PYTEST_CURRENT_TEST", "tests/e2e/test_x.py::test_y (call)")
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "test_x.py::test_y (call)")
 
     class Page:
         def screenshot(self, path, full_page):
