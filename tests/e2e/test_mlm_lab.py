@@ -31,12 +31,9 @@ def test_train_watch_cancel_compare_in_both_languages(page):
     traces = page.locator("#mlm-lab-curve .scatterlayer .trace").count()
     assert traces >= 3  # training loss, the before marker, the planned learning rate (at least)
     page.locator("#mlm-lab-cancel").click()
-    try:
-        page.wait_for_function(
-            "() => /Stopped by you/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=240_000
-        )
-    finally:
-        checkpoint(page, "mlm-lab-en")
+    page.wait_for_function(
+        "() => /Stopped by you/.test(document.querySelector('#mlm-lab-status')?.innerText || '')", timeout=240_000
+    )
     summary = page.locator("#mlm-lab-summary").inner_text()
     assert re.search(r"held-out MLM loss \| \d+\.\d+ \| \d+\.\d+", summary.replace("\n", " ")) or "after" in summary
     probes = page.locator("#mlm-lab-probes")
