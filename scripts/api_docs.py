@@ -63,7 +63,9 @@ def public_endpoints(info: dict[str, Any]) -> dict[str, Any]:
 
 
 def call_examples(url: str, names: list[str]) -> dict[str, Any]:
-    """One real call of each endpoint's documented example; a streaming endpoint gives its final message."""
+    """One real call of each endpoint's documented example; a streaming endpoint gives its final message. The calls are
+    submitted at once (the app runs different endpoints side by side): the MLM lab's example starts its training
+    worker, ~10 s that the other sixteen calls no longer wait behind (18 s -> 13 s here)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # gradio_client would otherwise contact the hub
     from gradio_client import Client
 
@@ -71,7 +73,8 @@ def call_examples(url: str, names: list[str]) -> dict[str, Any]:
     missing = sorted(set(names) - set(EXAMPLES))
     if missing:
         raise SystemExit(f"no documented example for {missing}: add one to EXAMPLES in scripts/api_docs.py")
-    return {name: client.predict(**EXAMPLES[name], api_name=name) for name in names}
+    jobs = {name: client.submit(**EXAMPLES[name], api_name=name) for name in names}
+    return {name: job.result() for name, job in jobs.items()}
 
 
 def _kind(value: Any) -> str:
