@@ -13,6 +13,8 @@ ARTIFACTS = ROOT / "test-artifacts"
 # PLAYGROUND_E2E_SCREENSHOTS=1: a PNG at every checkpoint (to look at every view a run visits). Otherwise a page is
 # pictured only when its test fails: a full-page picture costs 0.6-2 s of the 2-core machine, ~40 s of the tier.
 EVERY_CHECKPOINT = os.environ.get("PLAYGROUND_E2E_SCREENSHOTS") == "1"
+# The text of every table on the page, header and rows (Gradio 6 draws a table's body as div rows in .table-wrap).
+TABLE_TEXT_JS = "() => [...document.querySelectorAll('.table-wrap')].map(t => t.innerText).join('\\n')"
 
 
 def save_screenshot(page, name: str) -> Path:

@@ -15,6 +15,10 @@ MARK_DRAWN_JS = """() => { window.__tpDrawn = new WeakSet(
   [...document.querySelectorAll('.js-plotly-plot')].map((gd) => gd.layout).filter(Boolean)); }"""
 NEW_PLOT_JS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
   return !!(gd && gd.layout && !(window.__tpDrawn && window.__tpDrawn.has(gd.layout))); }"""
+# [words, gone] -> true once some plot on the page shows `words` and none shows `gone` (null: no such check): a result
+# redrawn by a language switch says the new language's words and none of the old one's.
+PLOTS_SAY_JS = """([words, gone]) => { const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  return plots.some(p => p.innerText.includes(words)) && !(gone && plots.some(p => p.innerText.includes(gone))); }"""
 
 # The plot that shows a view's result, by tab (and by view for Inside BERT). The MLM lab has none: its link never
 # starts a training (the lesson says so), see tests/e2e/test_lessons.py.

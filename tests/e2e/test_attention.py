@@ -5,6 +5,7 @@ from urllib.parse import quote
 import numpy as np
 
 from tests.e2e.helpers import checkpoint, recording_page
+from tests.e2e.plot_layout import PLOTS_SAY_JS
 
 TEXT = "The animal didn't cross the street because it was too tired."
 
@@ -27,10 +28,6 @@ def test_api_pairs_show_segments(client):
 
 # A plot on the page shows `words` (and, with `gone`, no longer shows `gone`): the language switch redraws the kept
 # result, so both halves must hold at once.
-PLOT_SAYS_JS = """([words, gone]) => { const plots = [...document.querySelectorAll('.js-plotly-plot')];
-  return plots.some(p => p.innerText.includes(words)) && !(gone && plots.some(p => p.innerText.includes(gone))); }"""
-
-
 def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(page):
     """One attention page, step by step:
 
@@ -55,9 +52,9 @@ def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(
     ).json_value()
     assert "按" not in text, text  # "press Run" is not what the student reads while it runs
     page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=180_000)
-    page.wait_for_function(PLOT_SAYS_JS, arg=["键（被关注）", None], timeout=120_000)
+    page.wait_for_function(PLOTS_SAY_JS, arg=["键（被关注）", None], timeout=120_000)
     page.get_by_label("English").check()
-    page.wait_for_function(PLOT_SAYS_JS, arg=["key (attended to)", "键（被关注）"], timeout=60_000)
+    page.wait_for_function(PLOTS_SAY_JS, arg=["key (attended to)", "键（被关注）"], timeout=60_000)
     page.wait_for_function("document.querySelector('#attention-info').innerText.toLowerCase().includes('minilm')", timeout=30_000)
     checkpoint(page, "attention-head")
     page.locator("#attention-view label").filter(has_text="Model overview").click()
@@ -72,7 +69,7 @@ def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(
     assert "Layer 1, head 2" in page.locator("#attention-plot").inner_text(timeout=30_000)
     checkpoint(page, "attention-opened")
     page.get_by_label("中文").check()
-    page.wait_for_function(PLOT_SAYS_JS, arg=["键（被关注）", "key (attended to)"], timeout=60_000)
+    page.wait_for_function(PLOTS_SAY_JS, arg=["键（被关注）", "key (attended to)"], timeout=60_000)
 
 
 def test_api_refuses_bad_types_with_the_clear_message(client):

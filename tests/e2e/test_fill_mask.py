@@ -10,16 +10,15 @@ import gradio as gr
 import pytest
 from gradio_client.exceptions import AppError
 
-from tests.e2e.helpers import checkpoint
+from tests.e2e.helpers import TABLE_TEXT_JS, checkpoint
 from tests.e2e.test_hints import BOXES, wait_for_result
 
 E5_MLM = "multilingual-E5 small, first 6 layers + MLM head trained here"
-TABLE = "() => [...document.querySelectorAll('.table-wrap')].map(t => t.innerText).join('\\n')"  # header and rows
 
 
 def _table_with(page, word: str) -> str:
-    page.wait_for_function(f"() => ({TABLE})().includes({word!r})", timeout=240_000)
-    return page.evaluate(TABLE)
+    page.wait_for_function(f"() => ({TABLE_TEXT_JS})().includes({word!r})", timeout=240_000)
+    return page.evaluate(TABLE_TEXT_JS)
 
 
 PLOT = "() => document.querySelector('#fill-mask-plot .js-plotly-plot')?.innerText || ''"

@@ -10,7 +10,7 @@ app's config in tests/unit/core/test_hints_everywhere.py; that a refused run kee
 
 import re
 
-from tests.e2e.helpers import checkpoint
+from tests.e2e.helpers import TABLE_TEXT_JS, checkpoint
 
 # Visible result boxes in the open tab: plots, tables, download boxes, and any empty placeholder box (Gradio's `.empty`:
 # an empty plot or file box). Before a run there must be none.
@@ -51,7 +51,6 @@ def wait_for_result(page, timeout: int = 180_000) -> None:
 
 E5_MLM = "multilingual-E5 small, first 6 layers + MLM head trained here (bundled)"
 MINILM_MLM = "MiniLM + MLM head trained here (bundled)"
-TABLE = "() => [...document.querySelectorAll('.table-wrap')].map(t => t.innerText).join('\\n')"  # header and rows
 
 
 def test_the_fill_mask_tab_from_its_hint_to_a_result_in_both_languages(page):
@@ -102,10 +101,11 @@ def test_the_fill_mask_tab_from_its_hint_to_a_result_in_both_languages(page):
     page.get_by_role("button", name="Fill the blanks", exact=True).click()
     # The first run's table had e5 rows too: wait for the new one, which has no MiniLM row.
     page.wait_for_function(
-        f"() => {{ const t = ({TABLE})(); return t.includes('multilingual-e5-small') && !t.includes('all-MiniLM-L6-v2'); }}",
+        f"() => {{ const t = ({TABLE_TEXT_JS})();"
+        " return t.includes('multilingual-e5-small') && !t.includes('all-MiniLM-L6-v2'); }",
         timeout=240_000,
     )
-    table = page.evaluate(TABLE)
+    table = page.evaluate(TABLE_TEXT_JS)
     rows = [line for line in table.splitlines() if "multilingual-e5-small" in line]
     cells = [c.strip() for line in table.splitlines() for c in line.split("\t")]
     chinese = [c for c in cells if len(c) == 1 and "\u4e00" <= c <= "\u9fff"]  # the guessed characters

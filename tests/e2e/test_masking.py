@@ -13,6 +13,7 @@ import re
 import pytest
 
 from tests.e2e.helpers import checkpoint, open_tab
+from tests.e2e.plot_layout import PLOTS_SAY_JS
 
 TEXT = "The unbelievable tokenizer splits playground sentences."
 
@@ -32,9 +33,6 @@ def test_api_keyword_call_and_clean_errors(client):
     assert [n["code"] for n in data["notes"]][:1] == ["uniform_generator"]
     with pytest.raises(AppError, match="epochs must be a whole number from 1 to 20"):  # the checks' one wording
         client.predict(text=TEXT, model="minilm", strategy="dynamic", epochs=30, api_name="/masking")
-
-
-PLOTS_SAY = "w => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.innerText.includes(w))"  # any plot
 
 
 def _choose(page, label: str) -> None:
@@ -79,13 +77,11 @@ def test_the_objective_menu_offers_statistics_runs_and_follows_the_language_swit
         timeout=60_000,
     )
     assert page.locator("#masking-summary").inner_text().strip()
-    page.wait_for_function(PLOTS_SAY, arg="What happens to each token", timeout=60_000)
+    page.wait_for_function(PLOTS_SAY_JS, arg=["What happens to each token", None], timeout=60_000)
     checkpoint(page, "masking-bert")
 
     page.get_by_label("中文").check()
-    page.wait_for_function(
-        f"() => ({PLOTS_SAY})('每个词元的命运') && !({PLOTS_SAY})('What happens to each token')", timeout=60_000
-    )
+    page.wait_for_function(PLOTS_SAY_JS, arg=["每个词元的命运", "What happens to each token"], timeout=60_000)
     checkpoint(page, "masking-bert-zh")
 
 

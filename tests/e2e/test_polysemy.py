@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from tests.e2e.helpers import checkpoint, open_tab, recording_page
-from tests.e2e.plot_layout import FITTED_JS
+from tests.e2e.plot_layout import FITTED_JS, PLOTS_SAY_JS
 
 PRESETS = json.loads((Path(__file__).parents[2] / "assets" / "polysemy" / "presets.json").read_text(encoding="utf-8"))
 PRESET = PRESETS["bank"]
@@ -41,10 +41,6 @@ def test_api_round_trip(client):
 
 
 # A plot on the page shows `words` and no plot shows `gone` (the switch redraws the kept result: both at once).
-PLOT_SAYS_JS = """([words, gone]) => { const plots = [...document.querySelectorAll('.js-plotly-plot')];
-  return plots.some(p => p.innerText.includes(words)) && !(gone && plots.some(p => p.innerText.includes(gone))); }"""
-
-
 def test_plots_render_and_language_switches(page):
     """The default comparison: its three plots draw (the heatmap with its layer), the reading names MiniLM and the
     scatter's title is "Where each sentence puts the word"; the switch to Chinese relabels the Run button (比较) and
@@ -55,11 +51,11 @@ def test_plots_render_and_language_switches(page):
         page.wait_for_selector(f"{plot} .js-plotly-plot", timeout=240_000)
     assert page.locator("#polysemy-heatmap .heatmaplayer").count() >= 1
     assert "MiniLM" in page.locator("#polysemy-reading").inner_text()
-    page.wait_for_function(PLOT_SAYS_JS, arg=["Where each sentence puts the word", None], timeout=120_000)
+    page.wait_for_function(PLOTS_SAY_JS, arg=["Where each sentence puts the word", None], timeout=120_000)
     checkpoint(page, "polysemy")
     page.get_by_label("中文").first.check()
     page.wait_for_function("document.querySelector('#polysemy-run').innerText.includes('比较')", timeout=30_000)
-    page.wait_for_function(PLOT_SAYS_JS, arg=["每个句子中该词向量的位置", "Where each sentence puts the word"], timeout=60_000)
+    page.wait_for_function(PLOTS_SAY_JS, arg=["每个句子中该词向量的位置", "Where each sentence puts the word"], timeout=60_000)
 
 
 PAYLOAD = '<svg><a href="javascript:alert(1)"><text x=5 y=20>open</text></a></svg>'

@@ -1,6 +1,7 @@
 """The Sampling tab through its `/next_token` and `/generate` APIs and in Chromium, offline on SmolLM2."""
 
 from tests.e2e.helpers import checkpoint, open_tab
+from tests.e2e.plot_layout import PLOTS_SAY_JS
 
 PROMPT = "The future of AI is"
 
@@ -102,11 +103,7 @@ def test_share_link_round_trip_restores_inputs_and_result(page):
     # the controls: the prompt box says 提示词 and what the model does with it, and no "Prompt" is left.
     fresh.wait_for_function("document.querySelector('#sampling-next-plot').innerText.includes('Raw softmax')", timeout=60_000)
     fresh.get_by_label("中文").check()
-    fresh.wait_for_function(
-        "() => { const plots = [...document.querySelectorAll('.js-plotly-plot')].map(p => p.innerText);"
-        " return plots.some(t => t.includes('原始 softmax')) && !plots.some(t => t.includes('Raw softmax')); }",
-        timeout=60_000,
-    )
+    fresh.wait_for_function(PLOTS_SAY_JS, arg=["原始 softmax", "Raw softmax"], timeout=60_000)
     fresh.wait_for_function("document.querySelector('#sampling-controls').innerText.includes('提示词')", timeout=60_000)
     controls = fresh.locator("#sampling-controls").inner_text()
     assert "提示词" in controls and "模型会接着这段文字往下写" in controls and "Prompt" not in controls
