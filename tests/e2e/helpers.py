@@ -62,6 +62,24 @@ def wait_for_tab(page, tab_id: str, timeout: int = 60_000) -> None:
     page.locator(f"button[role=tab][data-tab-id={tab_id}][aria-selected=true]").wait_for(timeout=timeout)
 
 
+# The lesson card shows `key` in `lang`: its title is that lesson's, and the formula KaTeX drew is that lesson's
+# (its TeX source, kept by KaTeX in an annotation), so no check reads the card the lesson before left.
+LESSON_SHOWN_JS = """([title, tex]) => { const card = document.querySelector('#lesson-card');
+  const h2 = card && card.querySelector('h2'); const drawn = card && card.querySelector('.tp-formula annotation');
+  return !!h2 && h2.innerText.includes(title) && !!drawn && drawn.textContent.trim() === tex; }"""
+
+
+def lesson_card(page, key: str, lang: str = "en", timeout: int = 30_000):
+    """Wait until the Lessons tab's card shows lesson `key` in `lang`, formula drawn; the card's locator."""
+    from playground.lessons import LESSONS
+    from playground.ui.lessons.tab import lesson_label
+
+    lesson = next(lesson for lesson in LESSONS if lesson.key == key)
+    tex = lesson.formula.strip("$").strip()
+    page.wait_for_function(LESSON_SHOWN_JS, arg=[lesson_label(lesson, lang), tex], timeout=timeout)
+    return page.locator("#lesson-card")
+
+
 def recording_page(browser, app_url: str, **options):
     """A fresh context and page (English locale unless `options` say otherwise) with `page.app_url` set, and the list
     it fills with every request outside the app's origin (the caller fails the test when it is not empty)."""

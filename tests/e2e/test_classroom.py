@@ -25,7 +25,7 @@ import app
 from playground.lessons import LESSONS
 from playground.ui.common.i18n import t
 from playground.ui.lessons import tab as lessons_tab
-from tests.e2e.helpers import checkpoint, recording_page, wait_for_tab, wait_opened
+from tests.e2e.helpers import checkpoint, lesson_card, recording_page, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS, MARK_DRAWN_JS, NEW_PLOT_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
 
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # the widgets are relabelled in the link's language
@@ -154,15 +154,13 @@ def _open_fresh(page, link, lang: str, view: str) -> str | None:
     return _shown(page, link, lang, view)
 
 
-def _click_try_it(page, lesson: str, index: int) -> str:
+def _click_try_it(page, lesson: str, index: int, lang: str) -> str:
     """Click a lesson's try-it button on this page (the Lessons tab, the lesson, its button); no reload. The lesson's
     text as it was shown before the click."""
     page.locator("button[role=tab][data-tab-id=lessons]").click()
     wait_for_tab(page, "lessons")
     page.locator(f"#lessons-picker input[value={lesson}]").check()
-    box = page.locator(f"#lesson-{lesson}")
-    box.wait_for(state="visible", timeout=30_000)
-    text = box.inner_text()
+    text = lesson_card(page, lesson, lang).inner_text()
     page.evaluate(MARK_DRAWN_JS)
     page.locator(f"#lesson-{lesson}-try-{index}").click()
     return text
@@ -170,7 +168,7 @@ def _click_try_it(page, lesson: str, index: int) -> str:
 
 def _open_in_place(page, lesson: str, index: int, lang: str, view: str) -> tuple[str | None, str]:
     """Open a lesson's try-it link on this page; its plot's selector and the lesson's text shown before the click."""
-    text = _click_try_it(page, lesson, index)
+    text = _click_try_it(page, lesson, index, lang)
     return _shown(page, _link(lesson, index), lang, view), text
 
 
@@ -225,7 +223,7 @@ def _check_try_it(page, lesson: str, lang: str, text: str, plot: str | None) -> 
 def _check_exercise_2(page, button: int, lang: str) -> None:
     """The exercise is about the samples: a temperature's link shows its three samples, the last one the comparison."""
     view = f"ex2 try-it {button}"
-    _click_try_it(page, "ex2", button)
+    _click_try_it(page, "ex2", button, lang)
     wait_for_tab(page, "sampling")
     page.wait_for_function("(label) => document.body.innerText.includes(label)", arg=SHARE[lang], timeout=60_000)
     if button == 0:

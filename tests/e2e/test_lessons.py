@@ -2,7 +2,7 @@
 projector layouts. Each lesson's "try it" is checked on the classroom's phone pages (tests/e2e/test_classroom.py)."""
 
 from playground.lessons import LESSONS
-from tests.e2e.helpers import checkpoint, recording_page, wait_for_tab, wait_opened
+from tests.e2e.helpers import checkpoint, lesson_card, recording_page, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS
 
 
@@ -16,35 +16,26 @@ def test_landing_page_is_the_lessons_tab_with_every_formula_rendered_offline(pag
     in the lesson texts are the same in both: the English loop covers the Chinese lessons' formulas.)"""
     page.goto(page.app_url)
     wait_for_tab(page, "lessons")
-    page.locator("#lesson-static .katex").first.wait_for(timeout=30_000)  # KaTeX, from the app's own origin
+    lesson_card(page, "static")  # the first lesson, KaTeX from the app's own origin
     page.wait_for_function("(t) => document.body.innerText.includes(t)", arg="Start here")
     wait_opened(page)  # the formulas are drawn before the link's updates end; a click before then can be undone
     page.locator("#lessons-picker input[value=ex1]").check()
-    page.locator("#lesson-ex1 .katex").first.wait_for(timeout=30_000)
-    assert not page.locator("#lesson-static").is_visible()
+    lesson_card(page, "ex1")
     page.locator("#lessons-next").click()  # a teacher steps through the course
-    page.locator("#lesson-ex2 .katex").first.wait_for(timeout=30_000)
-    page.locator("#lesson-ex1").wait_for(state="hidden", timeout=10_000)
+    lesson_card(page, "ex2")
     page.locator("#lessons-previous").click()
-    page.locator("#lesson-ex1").wait_for(state="visible", timeout=10_000)
+    lesson_card(page, "ex1")
     checkpoint(page, "lessons-en")
     for lesson in LESSONS:
         page.locator(f"#lessons-picker input[value={lesson.key}]").check()
-        box = page.locator(f"#lesson-{lesson.key}")
-        box.locator(".katex").first.wait_for(timeout=30_000)
+        box = lesson_card(page, lesson.key)
         assert box.locator(".katex-error").count() == 0, (lesson.key, box.locator(".katex-error").first.inner_text())
         assert box.locator(".katex-display").count() >= 1, lesson.key  # the $$…$$ formula, drawn as display math
 
     last = LESSONS[-1].key  # still open: the switch redraws it in Chinese
     page.locator(".tp-lang input[value=zh]").check()
     page.wait_for_function("(t) => document.body.innerText.includes(t)", arg="从这里开始", timeout=30_000)
-    page.wait_for_function(
-        "(sel) => { const box = document.querySelector(sel);"
-        " return box && /[\\u4e00-\\u9fff]/.test(box.innerText) && box.querySelector('.katex'); }",
-        arg=f"#lesson-{last}",
-        timeout=30_000,
-    )
-    box = page.locator(f"#lesson-{last}")
+    box = lesson_card(page, last, "zh")
     assert box.locator(".katex-error").count() == 0, (last, box.locator(".katex-error").first.inner_text())
     assert box.locator(".katex-display").count() >= 1, last
     checkpoint(page, "lessons-zh")
@@ -76,9 +67,7 @@ def test_phone_lessons_first_screen_and_layout(browser, app_url):
     context, page, outside = recording_page(browser, app_url, viewport={"width": 390, "height": 844})
     try:
         page.goto(f"{app_url}?tab=lessons&lesson=ex3&lang=zh")
-        card = page.locator("#lesson-ex3 h2")
-        card.wait_for(timeout=60_000)
-        page.wait_for_function("() => document.querySelector('#lesson-ex3 h2').innerText.includes('练习')", timeout=30_000)
+        card = lesson_card(page, "ex3", "zh", timeout=60_000).locator("h2")
         assert card.bounding_box()["y"] < 844  # the open lesson's title is on the first screen
         page.wait_for_function(CHIP_IN_VIEW_JS, arg="ex3", timeout=30_000)  # the chip row scrolled to the open lesson
         assert page.locator("#lessons-picker input[value='ex3']").locator("xpath=ancestor::label[1]").is_visible()
@@ -87,7 +76,7 @@ def test_phone_lessons_first_screen_and_layout(browser, app_url):
         wait_opened(page)  # a click before the link's updates end can be undone
         page.locator(".tp-lang input[value=en]").check()
         page.locator("#lessons-picker input[value=ex2]").check()
-        page.locator("#lesson-ex2 .katex").first.wait_for(timeout=60_000)
+        lesson_card(page, "ex2", timeout=60_000)
         # the header and the tab row relabelled in English (what the measurements read)
         page.wait_for_function(
             "() => !/[\\u4e00-\\u9fff]/.test(document.querySelector('.tp-header h1').innerText)"

@@ -99,24 +99,35 @@ def build_tab(ui: UIContext, tabs: Iterable[str]) -> Shared:
                 gr.File(label=t("lessons.notebook_file"), visible=False, elem_id="lessons-notebook-file"),
                 label="lessons.notebook_file",
             )
-        groups = []
-        with gr.Column(scale=3, min_width=300):
-            for i, lesson in enumerate(LESSONS):
-                with gr.Column(visible=i == 0, elem_id=f"lesson-{lesson.key}", elem_classes="tp-lesson") as group:
-                    _lesson_card(ui, lesson, links[lesson.key])
-                groups.append(group)
+        with gr.Column(scale=3, min_width=300, elem_id="lesson-card", elem_classes="tp-lesson"):
+            card, buttons = _lesson_card(ui, LESSONS[0], links)
+    by_key = {lesson.key: lesson for lesson in LESSONS}
 
-    def show(key: str) -> list[Any]:
-        return [gr.update(visible=lesson.key == key) for lesson in LESSONS]
+    def text(key: str, lang: str) -> tuple[str, ...]:
+        """The card's four texts for lesson `key` (the first lesson for an unknown key) in `lang`."""
+        lesson = by_key.get(key, LESSONS[0])
+        return (
+            lesson_markdown(lesson, lang),
+            lesson.formula,
+            notes_markdown(links[lesson.key], lang),
+            discuss_markdown(lesson, lang),
+        )
 
+    def show(key: str, lang: str) -> list[Any]:
+        key = key if key in by_key else LESSONS[0].key
+        return [*text(key, lang), *(gr.update(visible=owner == key) for owner, _ in buttons)]
+
+    shows = [*card, *(button for _, button in buttons)]
+    ui.on_lang(text, [picker, ui.lang], card)  # a language switch redraws the lesson on screen
     back.click(lambda key: step(key, -1), picker, picker, api_visibility="private", queue=False)
     ahead.click(lambda key: step(key, 1), picker, picker, api_visibility="private", queue=False)
-    # On a phone the list is one sideways-scrolling row of chips: bring the chosen one into view.
+    # On a phone the list is one sideways-scrolling row of chips: bring the chosen one into view. (A `js` step hands
+    # the event's inputs on to Python: it returns them all.)
     reveal = (
-        "(key) => { if (window.innerWidth <= 640) document.querySelector(`#lessons-picker input[value='${key}']`)"
-        "?.closest('label')?.scrollIntoView({block: 'nearest', inline: 'center'}); return key; }"
+        "(key, lang) => { if (window.innerWidth <= 640) document.querySelector(`#lessons-picker input[value='${key}']`)"
+        "?.closest('label')?.scrollIntoView({block: 'nearest', inline: 'center'}); return [key, lang]; }"
     )
-    picker.change(show, picker, groups, js=reveal, api_visibility="private", queue=False)
+    picker.change(show, [picker, ui.lang], shows, js=reveal, api_visibility="private", queue=False)
     tabs = list(tabs)
 
     def download(key: str, lang: str):
@@ -126,26 +137,41 @@ def build_tab(ui: UIContext, tabs: Iterable[str]) -> Shared:
     notebook.click(download, [picker, ui.lang], notebook_file, api_visibility="private")
     picker.change(lambda: gr.update(value=None, visible=False), None, notebook_file, api_visibility="private", queue=False)
     gr.api(notebook_api(tabs), api_name="lesson_notebook")
-    return share_link_row("lessons", {"lesson": picker}, ui).running(LinkRun((Step(show, [picker], groups),)))
+    return share_link_row("lessons", {"lesson": picker}, ui).running(LinkRun((Step(show, [picker, ui.lang], shows),)))
 
 
-def _lesson_card(ui: UIContext, lesson: Lesson, links: list[Link]) -> None:
-    loc = ui.loc
-    loc.add(gr.Markdown(lesson_markdown(lesson, "en"), latex_delimiters=LATEX), value=lambda lang: lesson_markdown(lesson, lang))
-    gr.Markdown(lesson.formula, latex_delimiters=LATEX, elem_classes="tp-formula")
+def _lesson_card(ui: UIContext, lesson: Lesson, links: dict[str, list[Link]]) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """One card for every lesson, filled by the picker (a card per lesson made the landing page ~100 components
+    heavier, and Gradio's front end pays for every component on every page load: docs/measurements.md). Its four
+    texts, and every lesson's try-it buttons as (lesson key, button), shown with `lesson`."""
+    text = gr.Markdown(lesson_markdown(lesson, "en"), latex_delimiters=LATEX, elem_id="lesson-text")
+    formula = gr.Markdown(lesson.formula, latex_delimiters=LATEX, elem_classes="tp-formula")
+    buttons = _try_buttons(ui, links, lesson)
+    notes = gr.Markdown(notes_markdown(links[lesson.key], "en"), elem_classes="tp-lesson-notes")
+    discuss = gr.Markdown(discuss_markdown(lesson, "en"), latex_delimiters=LATEX)
+    return [text, formula, notes, discuss], buttons
+
+
+def _try_buttons(ui: UIContext, links: dict[str, list[Link]], shown: Lesson) -> list[tuple[str, Any]]:
+    """Every lesson's try-it buttons as (lesson key, button), `shown`'s visible. A button per link, not a few
+    relabelled by the picker: each is its own in-app link event, scoped to its tab's widgets (ui.common.links)."""
+    buttons = []
     with gr.Row(elem_classes="tp-try"):
-        for i, link in enumerate(links):
-            if not link.query:
-                continue
-            button = loc.add(
-                gr.Button(t(link.label), variant="primary", size="md", elem_id=f"lesson-{lesson.key}-try-{i}", scale=0),
-                value=link.label,
-            )
-            ui.link(button, link.query)  # opens the tab in place: no reload, the session (and its lab model) stays
-    loc.add(
-        gr.Markdown(notes_markdown(links, "en"), elem_classes="tp-lesson-notes"),
-        value=lambda lang: notes_markdown(links, lang),
-    )
-    loc.add(
-        gr.Markdown(discuss_markdown(lesson, "en"), latex_delimiters=LATEX), value=lambda lang: discuss_markdown(lesson, lang)
-    )
+        for lesson in LESSONS:
+            for i, link in enumerate(links[lesson.key]):
+                if not link.query:
+                    continue
+                button = ui.loc.add(
+                    gr.Button(
+                        t(link.label),
+                        variant="primary",
+                        size="md",
+                        visible=lesson is shown,
+                        elem_id=f"lesson-{lesson.key}-try-{i}",
+                        scale=0,
+                    ),
+                    value=link.label,
+                )
+                ui.link(button, link.query)  # opens the tab in place: no reload, the session (and its lab model) stays
+                buttons.append((lesson.key, button))
+    return buttons

@@ -40,6 +40,30 @@ def test_every_lesson_renders_in_both_languages():
     assert labels[0].startswith("1 · ") and labels[-1].startswith("练习 5 · ")
 
 
+def _picker_event(built_app):
+    """The Lessons picker's change event that fills the card: (its handler, its outputs' elem_ids)."""
+    picker = next(block for block in built_app.blocks.values() if getattr(block, "elem_id", None) == "lessons-picker")
+    for fn in built_app.fns.values():
+        if fn.inputs[:1] == [picker] and any(getattr(o, "elem_id", None) == "lesson-text" for o in fn.outputs):
+            return fn, [getattr(o, "elem_id", None) for o in fn.outputs]
+    raise AssertionError("no picker event fills the lesson card")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_card_shows_the_picked_lesson_and_only_its_try_it_buttons(built_app, lang):
+    """The Lessons tab has one card the picker fills (a card per lesson cost every page load ~100 components):
+    each lesson's title, formula and discussion in the page's language, and exactly its own try-it buttons."""
+    event, ids = _picker_event(built_app)
+    for lesson in LESSONS:
+        out = event.fn(lesson.key, lang)
+        texts, buttons = out[:4], dict(zip(ids[4:], out[4:]))
+        assert lessons_tab.lesson_label(lesson, lang) in texts[0] and texts[1] == lesson.formula
+        assert texts[3] == lessons_tab.discuss_markdown(lesson, lang)
+        shown = {i for i, update in buttons.items() if update["visible"]}
+        assert shown and shown == {i for i in buttons if i.startswith(f"lesson-{lesson.key}-try-")}, (lesson.key, shown)
+    assert event.fn("not-a-lesson", lang)[0] == lessons_tab.lesson_markdown(LESSONS[0], lang)  # a bad link's key
+
+
 TRY = TryIt(
     "lessons.try.ex3",
     "fill_mask",
