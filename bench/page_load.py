@@ -86,7 +86,8 @@ def main() -> None:
     print(f"{n} loads each, medians without the first two:")
     for name, runs in times.items():
         wall, task = (statistics.median(x[i] for x in runs[2:]) for i in (0, 1))
-        print(f"  {name:24s} load {wall:5.2f} s ({wall / plain_wall:4.2f}x plain)  main thread {task:5.2f} s ({task / plain_task:4.2f}x)")
+        ratios = f"({wall / plain_wall:4.2f}x plain)  main thread {task:5.2f} s ({task / plain_task:4.2f}x)"
+        print(f"  {name:24s} load {wall:5.2f} s {ratios}")
 
 
 if __name__ == "__main__":
