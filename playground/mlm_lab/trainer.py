@@ -12,6 +12,7 @@ import time
 from typing import Callable
 
 from transformers import PrinterCallback, Trainer, TrainerCallback, TrainingArguments
+from transformers.utils import logging as hf_logging
 
 from playground.mlm_lab.training import (
     CurvePoint,
@@ -78,6 +79,7 @@ def train(
     feats = encode(lm.tokenizer, train_texts)
     every = eval_every or max(5, settings.max_steps // 4)
     stream = Stream(lm, eval_batches, settings, on_point, should_stop, every, clock)
+    verbosity = hf_logging.get_verbosity()  # Trainer sets it process-wide from `log_level` and never puts it back
     with tempfile.TemporaryDirectory(prefix="mlm-lab-") as folder:
         args = TrainingArguments(
             output_dir=folder,
@@ -92,7 +94,10 @@ def train(
             callbacks=[stream],
         )
         trainer.remove_callback(PrinterCallback)  # it would print every log line to stdout
-        trainer.train()
+        try:
+            trainer.train()
+        finally:
+            hf_logging.set_verbosity(verbosity)
         steps = trainer.state.global_step
     lm.model.eval()
     return steps, clock() - stream.started, stream.why
