@@ -32,6 +32,13 @@ from tests.unit.inside.test_inside import tiny_nsp
 BANK = "I sat on the bank of the river.\nShe works at the bank downtown."
 
 
+@pytest.fixture(autouse=True)
+def own_entries(monkeypatch):
+    """The entries a test declares (`@device.entry` on a local function) leave with it: left in the process-wide
+    table, they were counted as the app's by whichever test ran after (by test order)."""
+    monkeypatch.setattr(device, "ENTRIES", dict(device.ENTRIES))
+
+
 @pytest.fixture
 def emulated():
     device.install(None, emulated=True)
