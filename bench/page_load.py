@@ -12,18 +12,18 @@ nearly all of a load is Gradio's own front end, which pays for every component a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
+from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from scripts.serve_app import CHROMIUM, CHROMIUM_ARGS, OFFLINE_ENV, free_port  # noqa: E402
+from scripts.serve_app import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
 PLAIN = (
     "import gradio as gr, os\n"
@@ -32,22 +32,6 @@ PLAIN = (
     "    demo.load(None, None, None, js=\"() => { document.documentElement.dataset.tpOpened = '1'; }\")\n"
     "demo.launch(server_port=int(os.environ['PORT']))\n"
 )
-
-
-def start(args: list[str], cwd: str) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = os.environ | OFFLINE_ENV | {"PORT": str(port)}
-    proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.time() + 240
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return proc, url
-        except OSError:
-            if proc.poll() is not None or time.time() > deadline:
-                raise SystemExit(f"{args} in {cwd} did not start")
-            time.sleep(0.5)
 
 
 def load(browser, url: str) -> tuple[float, float]:
@@ -71,17 +55,13 @@ def main() -> None:
     apps = {"plain Gradio page": ([sys.executable, "-c", PLAIN], ROOT), "this app": ([sys.executable, "app.py"], ROOT)}
     if len(sys.argv) > 2:
         apps[f"app in {sys.argv[2]}"] = ([sys.executable, "app.py"], os.path.abspath(sys.argv[2]))
-    servers = {name: start(args, cwd) for name, (args, cwd) in apps.items()}
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name in servers}
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for _ in range(n):
-                for name, (_, url) in servers.items():  # in turn: a drift of the machine hits all alike
-                    times[name].append(load(browser, url))
-    finally:
-        for proc, _ in servers.values():
-            proc.terminate()
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in apps}
+    with contextlib.ExitStack() as stack, sync_playwright() as p:
+        urls = {name: stack.enter_context(serve(args=args, cwd=Path(cwd))) for name, (args, cwd) in apps.items()}
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for _ in range(n):
+            for name, url in urls.items():  # in turn: a drift of the machine hits all alike
+                times[name].append(load(browser, url))
     plain_wall, plain_task = (statistics.median(x[i] for x in times["plain Gradio page"][2:]) for i in (0, 1))
     print(f"{n} loads each, medians without the first two:")
     for name, runs in times.items():

@@ -38,12 +38,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(timeout: float = 240) -> Iterator[str]:
-    """Start the app, yield its URL once it answers, stop it afterwards (its log is shown if it never starts)."""
+def serve(timeout: float = 240, args: list[str] | None = None, cwd: Path = ROOT) -> Iterator[str]:
+    """Start the app (or `args`, a server that reads $PORT, run in `cwd`), yield its URL once it answers, stop it
+    afterwards (its log is shown if it never starts)."""
     port = free_port()
     env = os.environ | OFFLINE_ENV | {"PORT": str(port), "PYTHONUNBUFFERED": "1"}
     with tempfile.TemporaryFile("w+") as log:
-        proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(args or [sys.executable, "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}/"
         try:
             deadline = time.time() + timeout
