@@ -37,8 +37,7 @@ RUN pip install --index-url "${TORCH_INDEX_URL}" --find-links "${TORCH_INDEX_URL
 COPY --chown=app:app . .
 USER app
 # Convert the bundled GGUF and 4-bit models once, now (not at a student's first click); download PRELOAD if asked.
-RUN python scripts/convert_e5.py \
- && python -c "from playground import models; models.load('smollm2-instruct')" \
+RUN python scripts/prepare_models.py \
  && if [ -n "${PRELOAD}" ]; then HF_ENDPOINT="${HF_ENDPOINT}" python -c "import sys; from playground import models; [models.load(k) for k in sys.argv[1:]]" ${PRELOAD}; fi
 
 # Offline at run time: the baked-in models only, no probe of the hub (set HF_HUB_OFFLINE=0 and HF_ENDPOINT to go online).

