@@ -45,10 +45,16 @@ print("RESULT " + json.dumps(out))
 """
 
 
-def _run(env: dict) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
-    assert line, done.stdout[-2000:] + done.stderr[-4000:]
+def _start(env: dict) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def _result(child: subprocess.Popen) -> dict:
+    stdout, stderr = child.communicate(timeout=600)
+    line = next((x for x in stdout.splitlines() if x.startswith("RESULT ")), None)
+    assert line, stdout[-2000:] + stderr[-4000:]
     return json.loads(line[len("RESULT ") :])
 
 
@@ -60,8 +66,12 @@ def test_a_hub_mirror_download_cache_fallback_and_offline_decision(tmp_path):
     base = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "HF_ENDPOINT", "HF_HOME", "HF_HUB_CACHE")}
     base |= {"HF_HOME": str(tmp_path / "hf"), "PLAYGROUND_CACHE_DIR": str(tmp_path / "pg"), "HF_HUB_DISABLE_TELEMETRY": "1"}
     with FakeHub({"google-bert/bert-base-uncased": repo}) as hub:
-        online = _run(base | {"HF_ENDPOINT": hub.url})
+        online = _result(_start(base | {"HF_ENDPOINT": hub.url}))
         served = list(hub.requests)
+    # the same address, nobody listening now; and offline. Both only read the cache the first filled: run at once
+    down, offline = map(
+        _result, [_start(base | {"HF_ENDPOINT": hub.url}), _start(base | {"HF_ENDPOINT": hub.url, "HF_HUB_OFFLINE": "1"})]
+    )
     assert online["reachable"] and online["bert"] == [True, "hub", ""] and online["roberta"][:2] == [True, "hub"]
     pinned = get_spec("bert").revision  # the commit the Space preloads (README front matter) is the one downloaded
     assert any(r == f"GET /google-bert/bert-base-uncased/resolve/{pinned}/model.safetensors" for r in served), served
@@ -69,10 +79,8 @@ def test_a_hub_mirror_download_cache_fallback_and_offline_decision(tmp_path):
     assert english.startswith("Loading ") and "(first use only)" in english and chinese.startswith("正在加载")
     assert online["fill"] == ["google-bert/bert-base-uncased", 3]
 
-    down = _run(base | {"HF_ENDPOINT": hub.url})  # the same address, nobody listening now
     assert down["reachable"] is False and down["bert"] == [True, "hub cache", ""]
     assert down["roberta"] == [False, "", "unreachable"] and down["fill"] == online["fill"]
 
-    offline = _run(base | {"HF_ENDPOINT": hub.url, "HF_HUB_OFFLINE": "1"})
     assert offline["reachable"] is False and offline["bert"] == [True, "hub cache", ""]
     assert offline["roberta"] == [False, "", "offline"] and offline["fill"] == online["fill"]
