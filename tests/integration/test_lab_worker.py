@@ -98,16 +98,21 @@ def test_the_worker_is_reused_and_a_cancel_reaches_it(worker):
 
 
 def test_a_dead_worker_is_a_clean_error_and_the_next_training_gets_a_new_one(worker):
-    heard = Heard()
-    old = worker.pid()
-    killer = threading.Thread(target=lambda: heard.first.wait(60) and os.kill(old, signal.SIGKILL))
+    heard, killed = Heard(), []
+
+    def kill_it_mid_training():  # the worker's pid once it trains: a worker starts at its first training
+        if heard.first.wait(60):
+            killed.append(worker.pid())
+            os.kill(killed[0], signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_it_mid_training)
     killer.start()
     with pytest.raises(InputError) as caught:
         worker.run(LabRequest(TEXT, settings(max_steps=500)), heard, base=tiny_models.lab_base, ranks={})
     killer.join()
-    assert caught.value.code == "lab_worker_died" and "Traceback" not in str(caught.value)
+    assert killed and caught.value.code == "lab_worker_died" and "Traceback" not in str(caught.value)
     result, _ = worker.run(LabRequest(TEXT, settings(max_steps=1)), Heard(), base=tiny_models.lab_base, ranks={})
-    assert result.steps == 1 and worker.pid() not in (None, old)
+    assert result.steps == 1 and worker.pid() not in (None, killed[0])
 
 
 def test_a_bad_request_comes_back_in_words_and_the_runner_keeps_the_model(worker):
