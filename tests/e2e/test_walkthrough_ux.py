@@ -1,6 +1,6 @@
 """A teacher's walk-through, items that only a browser shows (issue 19). Here: a long token grid on a phone. The
 walk-through's other items run inside the journeys of their tabs: the statistics box (test_masking.py), the lab's
-Stop before a training (test_mlm_lab.py), the hint while a run is pending (test_attention.py), the phone's first
+Stop before a training (test_lab_model.py), the hint while a run is pending (test_attention.py), the phone's first
 screen of a lesson (test_lessons.py)."""
 
 from __future__ import annotations
