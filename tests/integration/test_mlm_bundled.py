@@ -40,8 +40,9 @@ def test_minilm_mlm_reaches_its_reported_hit_at_5(minilm_mlm):
 
 
 def test_lab_on_the_sample_corpus_lowers_held_out_loss_and_lifts_a_domain_word():
-    """A short budget (CI): the README states what the default budget does."""
-    settings = LabSettings(base="minilm-mlm", max_steps=16, max_seconds=120, learning_rate=1e-4, seed=0)
+    """A short budget (CI): the README states what the default budget does. 6 steps at 3e-4 (measured 2026-12-04:
+    loss 4.920 -> 4.763, "artery" rank 356 -> 28) instead of 16 at 1e-4 (-> 4.491): the same checks in 6 s, not 14."""
+    settings = LabSettings(base="minilm-mlm", max_steps=6, max_seconds=120, learning_rate=3e-4, seed=0)
     result, tuned = run_mlm_lab(LabRequest(corpus.sample_corpus(), settings), Runtime())
     assert result.steps > 0 and tuned is not None
     assert result.after.loss < result.before.loss - 0.05, (result.before, result.after)
