@@ -28,6 +28,20 @@ def test_api_pairs_show_segments(client):
 
 # A plot on the page shows `words` (and, with `gone`, no longer shows `gone`): the language switch redraws the kept
 # result, so both halves must hold at once.
+# Records the attention hint's text the first time it shows Gradio's progress (`.pending`), from a MutationObserver set
+# before the click: it sees every change of the tab, so no window between two looks can hide a short run.
+HINT_WHILE_PENDING_JS = """() => {
+  window.tpHintWhilePending = null;
+  const look = () => {
+    const hint = document.querySelector('#attention-hint');
+    if (!window.tpHintWhilePending && hint && (hint.matches('.pending') || hint.querySelector('.pending'))) {
+      window.tpHintWhilePending = hint.innerText + '|';
+    }
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
 def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(page):
     """One attention page, step by step:
 
@@ -41,15 +55,11 @@ def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(
     page.goto(f"{page.app_url}?tab=attention&lang=zh")
     page.locator("#attention-run").wait_for(timeout=60_000)
     page.get_by_label("句子（A）").fill("A sentence nobody has run before, so the model has to work.")
+    # The hint's text recorded by the page itself the moment its progress shows: a warm model answers in well under a
+    # second, and a look after the click (even polled every frame) could come after the answer (it timed out so).
+    page.evaluate(HINT_WHILE_PENDING_JS)
     page.locator("#attention-run").click()
-    # The hint's text read at the moment its progress shows, in one evaluation: a warm model answers in well under a
-    # second and the hint then leaves the page, so a second look could find nothing (CI timed out on that).
-    text = page.wait_for_function(
-        """() => { const hint = document.querySelector('#attention-hint');
-          return hint && (hint.matches('.pending') || hint.querySelector('.pending')) ? hint.innerText + '|' : null; }""",
-        timeout=30_000,
-        polling="raf",
-    ).json_value()
+    text = page.wait_for_function("() => window.tpHintWhilePending", timeout=30_000).json_value()
     assert "按" not in text, text  # "press Run" is not what the student reads while it runs
     page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=180_000)
     page.wait_for_function(PLOTS_SAY_JS, arg=["键（被关注）", None], timeout=120_000)
