@@ -21,9 +21,11 @@ def main() -> None:
     from playground import availability, models
     from playground.registry import registry
 
+    done: set[str] = set()
     for spec in registry().values():
-        if not models.needs_conversion(spec):
-            continue
+        if not models.needs_conversion(spec) or (spec.converter or spec.key) in done:
+            continue  # e5-mlm loads e5-small's conversion (and its own overlay): one conversion, checked once
+        done.add(spec.converter or spec.key)
         if availability.bundle_dir(spec) is None:
             sys.exit(f"{spec.key}: {availability.check(spec).reason}")
         started = time.perf_counter()

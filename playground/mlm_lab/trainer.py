@@ -86,15 +86,15 @@ def train(
             use_cpu=str(lm.device) == "cpu",
             **trainer_options(settings),
         )
-        trainer = Trainer(
-            model=lm.model,
-            args=args,
-            train_dataset=feats,
-            data_collator=lambda chunk: mask_batch(lm.tokenizer, collator, chunk),  # pads, then the collator masks
-            callbacks=[stream],
-        )
-        trainer.remove_callback(PrinterCallback)  # it would print every log line to stdout
-        try:
+        try:  # the verbosity changes in Trainer's constructor
+            trainer = Trainer(
+                model=lm.model,
+                args=args,
+                train_dataset=feats,
+                data_collator=lambda chunk: mask_batch(lm.tokenizer, collator, chunk),  # pads, then the collator masks
+                callbacks=[stream],
+            )
+            trainer.remove_callback(PrinterCallback)  # it would print every log line to stdout
             trainer.train()
         finally:
             hf_logging.set_verbosity(verbosity)

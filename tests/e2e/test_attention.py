@@ -26,8 +26,6 @@ def test_api_pairs_show_segments(client):
     assert data["token_type_ids"][0] == 0 and data["token_type_ids"][-1] == 1
 
 
-# A plot on the page shows `words` (and, with `gone`, no longer shows `gone`): the language switch redraws the kept
-# result, so both halves must hold at once.
 # Records the attention hint's text the first time it shows Gradio's progress (`.pending`), from a MutationObserver set
 # before the click: it sees every change of the tab, so no window between two looks can hide a short run.
 HINT_WHILE_PENDING_JS = """() => {
