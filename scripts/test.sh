@@ -8,8 +8,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # The unit tier runs on every core (pytest-xdist): its ~1,250 tests are independent, each on its own tiny models and
-# temporary folders. The other tiers stay in one process: they share one app server, one browser, the real models.
-declare -A parallel=([unit]="-n auto --maxprocesses 4 --dist worksteal")  # 4: each worker imports torch, transformers, gradio
+# temporary folders. The e2e tier runs on two workers, each with its own browser, and one app server they share
+# (tests/e2e/conftest.py): in one process the machine sat ~40 % idle while a page waited on the app or the app on
+# the page. Whole files per worker (module fixtures: the Space server), in collection order, the longest first
+# (conftest). Integration and notebooks stay in one process: they load the real models in-process.
+declare -A parallel=(
+  [unit]="-n auto --maxprocesses 4 --dist worksteal"  # 4: each worker imports torch, transformers, gradio
+  [e2e]="-n 2 --dist loadfile --no-loadscope-reorder"
+)
 
 status=0
 for tier in unit integration e2e notebooks; do

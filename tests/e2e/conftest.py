@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -40,31 +41,83 @@ def pytest_runtest_makereport(item, call):
         report.sections.append(("app log during the test", text[-6000:] or "(nothing)"))
 
 
-@pytest.fixture(scope="session")
-def app_url(tmp_path_factory):
+def _start_app(log: Path) -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    log = tmp_path_factory.mktemp("app") / "app.log"
     env = os.environ | OFFLINE_ENV | {"PORT": str(port), "PYTHONUNBUFFERED": "1"}
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    APP_LOG[:] = [log]
-    url = f"http://127.0.0.1:{port}/"
+    return proc, f"http://127.0.0.1:{port}/"
+
+
+def _wait_answering(url: str, log: Path, alive) -> None:
     deadline = time.time() + 180
     while True:
         try:
             urllib.request.urlopen(url, timeout=2)
-            break
+            return
         except OSError:
-            if proc.poll() is not None or time.time() > deadline:
-                proc.kill()
+            if not alive() or time.time() > deadline:
                 pytest.fail(f"app did not start:\n{log.read_text()[-3000:]}")
             time.sleep(0.5)
-    yield url
+
+
+def _stop(proc: subprocess.Popen) -> None:
     proc.terminate()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+# Under pytest-xdist (scripts/test.sh runs this tier on two workers), the controller starts one app for every worker:
+# {"proc", "url", "log"}. A worker's tests then share its loaded models, as a class shares one server; two apps, one
+# per worker, loaded every model twice and made the tier slower than one worker.
+SHARED: dict = {}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist's controller, as each worker starts: the shared app (started with the first worker, so it loads while the
+    workers import and collect), its address and log handed to the worker."""
+    if not SHARED:
+        log = Path(tempfile.mkdtemp(prefix="tp-e2e-app-")) / "app.log"
+        proc, url = _start_app(log)
+        SHARED.update(proc=proc, url=url, log=log)
+    node.workerinput["tp_app_url"] = SHARED["url"]
+    node.workerinput["tp_app_log"] = str(SHARED["log"])
+
+
+# The longest journeys' files (35-45 s each), scheduled first: xdist hands out whole files in collection order, and the
+# lab's journey collected late ran alone on one worker for its last 40 s while the other had finished.
+LONGEST_FIRST = ("test_lab_model.py", "test_hosting.py", "test_classroom.py")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)  # stable: the order within each part is kept
+
+
+def pytest_unconfigure(config):
+    if SHARED:
+        _stop(SHARED.pop("proc"))
+
+
+@pytest.fixture(scope="session")
+def app_url(request, tmp_path_factory):
+    shared = getattr(request.config, "workerinput", {})
+    if "tp_app_url" in shared:  # an xdist worker: the controller's app (its log then shows every worker's requests)
+        log, url = Path(shared["tp_app_log"]), shared["tp_app_url"]
+        APP_LOG[:] = [log]
+        _wait_answering(url, log, alive=lambda: True)  # an app that dies at start: its log after the deadline
+        yield url
+        return
+    log = tmp_path_factory.mktemp("app") / "app.log"
+    proc, url = _start_app(log)
+    APP_LOG[:] = [log]
+    try:
+        _wait_answering(url, log, alive=lambda: proc.poll() is None)
+        yield url
+    finally:
+        _stop(proc)
 
 
 @pytest.fixture(scope="session")
@@ -95,3 +148,4 @@ def page(request, browser, app_url):
         picture_failure(page)
     context.close()
     assert not outside, f"the page requested outside its origin: {outside[:10]}"
+
