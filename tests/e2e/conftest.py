@@ -148,4 +148,3 @@ def page(request, browser, app_url):
         picture_failure(page)
     context.close()
     assert not outside, f"the page requested outside its origin: {outside[:10]}"
-
