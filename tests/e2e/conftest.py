@@ -7,6 +7,7 @@ Every page fails its test if it requested anything outside the app's own origin
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,27 +42,29 @@ def pytest_runtest_makereport(item, call):
         report.sections.append(("app log during the test", text[-6000:] or "(nothing)"))
 
 
-def _start_app(log: Path) -> tuple[subprocess.Popen, str]:
+def start_app(log: Path, env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """`python app.py` offline on a free port, with `env` added, writing to `log`; the process and its address."""
     port = _free_port()
-    env = os.environ | OFFLINE_ENV | {"PORT": str(port), "PYTHONUNBUFFERED": "1"}
+    env = os.environ | OFFLINE_ENV | (env or {}) | {"PORT": str(port), "PYTHONUNBUFFERED": "1"}
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     return proc, f"http://127.0.0.1:{port}/"
 
 
-def _wait_answering(url: str, log: Path, alive) -> None:
-    deadline = time.time() + 180
+def wait_answering(url: str, log: Path, alive, timeout_s: float = 180) -> None:
+    """Wait until the app at `url` answers; fail with its log's end when `alive()` says it died or time is up."""
+    deadline = time.time() + timeout_s
     while True:
         try:
             urllib.request.urlopen(url, timeout=2)
             return
         except OSError:
             if not alive() or time.time() > deadline:
-                pytest.fail(f"app did not start:\n{log.read_text()[-3000:]}")
+                pytest.fail(f"the app did not start:\n{log.read_text()[-3000:]}")
             time.sleep(0.5)
 
 
-def _stop(proc: subprocess.Popen) -> None:
+def stop(proc: subprocess.Popen) -> None:
     proc.terminate()
     try:
         proc.wait(timeout=10)
@@ -81,7 +84,7 @@ def pytest_configure_node(node):
     workers import and collect), its address and log handed to the worker."""
     if not SHARED:
         log = Path(tempfile.mkdtemp(prefix="tp-e2e-app-")) / "app.log"
-        proc, url = _start_app(log)
+        proc, url = start_app(log)
         SHARED.update(proc=proc, url=url, log=log)
     node.workerinput["tp_app_url"] = SHARED["url"]
     node.workerinput["tp_app_log"] = str(SHARED["log"])
@@ -98,7 +101,8 @@ def pytest_collection_modifyitems(items):
 
 def pytest_unconfigure(config):
     if SHARED:
-        _stop(SHARED.pop("proc"))
+        stop(SHARED.pop("proc"))
+        shutil.rmtree(SHARED.pop("log").parent, ignore_errors=True)  # a failed test's report already holds its part
 
 
 @pytest.fixture(scope="session")
@@ -107,17 +111,17 @@ def app_url(request, tmp_path_factory):
     if "tp_app_url" in shared:  # an xdist worker: the controller's app (its log then shows every worker's requests)
         log, url = Path(shared["tp_app_log"]), shared["tp_app_url"]
         APP_LOG[:] = [log]
-        _wait_answering(url, log, alive=lambda: True)  # an app that dies at start: its log after the deadline
+        wait_answering(url, log, alive=lambda: True)  # an app that dies at start: its log after the deadline
         yield url
         return
     log = tmp_path_factory.mktemp("app") / "app.log"
-    proc, url = _start_app(log)
+    proc, url = start_app(log)
     APP_LOG[:] = [log]
     try:
-        _wait_answering(url, log, alive=lambda: proc.poll() is None)
+        wait_answering(url, log, alive=lambda: proc.poll() is None)
         yield url
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 @pytest.fixture(scope="session")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import socket
 import urllib.request
 
 import gradio as gr
 import pytest
 from gradio_client.exceptions import AppError
 
+from scripts.serve_app import free_port
 from tests.e2e.helpers import TABLE_TEXT_JS, checkpoint
 from tests.e2e.test_hints import BOXES, wait_for_result
 
@@ -108,12 +108,6 @@ def test_a_lone_surrogate_sent_as_json_gets_a_clear_answer(app_url):
     assert "event: error" in answer and "Unicode" in answer and "upstream" not in answer, answer[-500:]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_tokens_that_look_like_tags_show_as_written_in_the_browser(browser):
     """The renderer's output in Gradio's own components (plot, table, Markdown): `<s>` shows, nothing is markup."""
     from playground.ui.fill_mask import render
@@ -123,7 +117,7 @@ def test_tokens_that_look_like_tags_show_as_written_in_the_browser(browser):
     with gr.Blocks() as demo:
         plot, table, info = gr.Plot(), gr.Dataframe(), gr.Markdown()
         demo.load(lambda: render.render(run, "en"), None, [plot, table, info])
-    port = _free_port()
+    port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
     page = browser.new_context().new_page()
     try:

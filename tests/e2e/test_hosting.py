@@ -12,11 +12,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import os
 import re
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,7 +21,7 @@ import pytest
 
 from playground.ui.common.i18n import t
 from playground.ui.common.strings import STRINGS
-from tests.e2e.conftest import OFFLINE_ENV, ROOT, _free_port
+from tests.e2e.conftest import ROOT, start_app, stop, wait_answering
 from tests.e2e.helpers import recording_page, wait_for_tab, wait_opened
 from tests.e2e.test_trust import settle
 
@@ -59,28 +55,13 @@ VIEWS = [
 
 @pytest.fixture(scope="module")
 def space(tmp_path_factory):
-    port = _free_port()
     log = tmp_path_factory.mktemp("space") / "app.log"
-    env = os.environ | OFFLINE_ENV | SPACE_ENV | {"PORT": str(port), "PYTHONUNBUFFERED": "1"}
-    with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.time() + 600  # preloading on a loaded 2-core machine
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            break
-        except OSError:
-            if proc.poll() is not None or time.time() > deadline:
-                proc.kill()
-                pytest.fail(f"the Space did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.5)
-    yield url, log
-    proc.terminate()
+    proc, url = start_app(log, SPACE_ENV)
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        wait_answering(url, log, alive=lambda: proc.poll() is None, timeout_s=600)  # preloading on a busy machine
+        yield url, log
+    finally:
+        stop(proc)
 
 
 def _english_strings() -> list[str]:

@@ -7,7 +7,6 @@ The page opens Gradio's /queue/data stream for its session, which marks it read,
 
 from __future__ import annotations
 
-import socket
 import time
 
 import gradio as gr
@@ -15,6 +14,7 @@ import pytest
 from starlette.middleware import Middleware
 
 from playground.ui.common.guard import QueueGuard
+from scripts.serve_app import free_port
 from tests.e2e.helpers import recording_page
 
 
@@ -26,9 +26,7 @@ def slow_count():
 
 @pytest.fixture
 def guarded_url():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     with gr.Blocks() as demo:
         out = gr.Textbox(elem_id="out")
         gr.Button("Run", elem_id="run").click(slow_count, None, out)

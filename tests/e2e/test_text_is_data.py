@@ -6,12 +6,12 @@ Its own tiny Blocks (no models), so it needs no app server.
 
 from __future__ import annotations
 
-import socket
 
 import gradio as gr
 import pytest
 
 from playground.ui.common.widgets import escape_md
+from scripts.serve_app import free_port
 from tests.e2e.helpers import recording_page
 
 HOSTILE = "see https://evil.example/x, www.evil.example or a@evil.example; $$\\frac{1}{2}$$ done"
@@ -19,9 +19,7 @@ HOSTILE = "see https://evil.example/x, www.evil.example or a@evil.example; $$\\f
 
 @pytest.fixture
 def markdown_url():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     with gr.Blocks() as demo:
         gr.Markdown(f"Raw: {HOSTILE}", elem_id="raw")  # the control: what unescaped text does
         gr.Markdown(f"Escaped: {escape_md(HOSTILE)}", elem_id="escaped")

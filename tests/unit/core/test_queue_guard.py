@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 from typing import Iterator
-import socket
 import threading
 import time
 import urllib.error
@@ -16,14 +15,9 @@ import pytest
 from starlette.middleware import Middleware
 
 from playground.ui.common.guard import QueueGuard, launch_limits
+from scripts.serve_app import free_port
 
 CLOSED = []  # generators whose `finally` ran (closed by the guard or finished)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def endless(tag: str) -> Iterator[str]:
@@ -49,7 +43,7 @@ def server(monkeypatch, use_settings):
         gr.api(quick, api_name="quick", concurrency_id="one", concurrency_limit=1)
         box.submit(quick, box, box)
     demo.queue(max_size=20)
-    port = _free_port()
+    port = free_port()
     middleware = [Middleware(QueueGuard, per_client=3, unread_s=1.0, poll_s=0.2)]
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, app_kwargs={"middleware": middleware})
     guard = _find_guard(demo.server_app.middleware_stack) if demo.server_app.middleware_stack else None
