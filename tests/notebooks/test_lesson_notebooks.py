@@ -47,10 +47,19 @@ def _asked(key: str) -> list[tuple[str, dict]]:
     return [code for link in lesson_links(TAB_IDS)[key] if (code := code_of(link)) is not None]
 
 
-def _execute(nb) -> float:
-    os.environ["HF_HUB_OFFLINE"] = "1"  # the kernel inherits it: nothing may come from the hub
+@pytest.fixture
+def workdir(tmp_path, monkeypatch) -> Path:
+    """Where a kernel runs: a folder of its own, as a student's copy of the playground would be (`assets/` there, the
+    package importable), so the lab's Trainer script writes its run and model folders here, not into the checkout."""
+    (tmp_path / "assets").symlink_to(REPO / "assets")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the kernel inherits both: nothing may come from the hub
+    return tmp_path
+
+
+def _execute(nb, workdir: Path) -> float:
     client = nbclient.NotebookClient(
-        nb, timeout=CELL_TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(REPO)}}
+        nb, timeout=CELL_TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(workdir)}}
     )
     start = time.perf_counter()
     client.execute()
@@ -67,15 +76,15 @@ def _check(key: str, cells: list, asked: list[tuple[str, dict]]) -> None:
 WHOLE = "ex3"  # run as exported in its own kernel, so not again in the shared one
 
 
-def test_one_lesson_notebook_runs_as_exported_in_a_fresh_kernel():
+def test_one_lesson_notebook_runs_as_exported_in_a_fresh_kernel(workdir):
     """The file a student downloads, whole, in its own kernel (exercise 3: two masked LMs, Chinese, the e5 conversion)."""
     nb = nbformat.from_dict(lesson_notebook(WHOLE, "en", TAB_IDS))
-    took = _execute(nb)
+    took = _execute(nb, workdir)
     print(f"\nnotebook {WHOLE} in {took:.1f} s")
     _check(WHOLE, [cell for cell in nb.cells if cell.cell_type == "code"], _asked(WHOLE))
 
 
-def test_every_lesson_notebook_runs_offline_and_prints_the_apps_results():
+def test_every_lesson_notebook_runs_offline_and_prints_the_apps_results(workdir):
     """Every lesson's code cells, in ONE kernel: before each lesson `%reset -f` empties the namespace, so a cell that
     leans on another lesson's variables fails as it would in its own notebook; what stays is what a fresh kernel
     would load again anyway (imported modules). One kernel start and one torch/transformers import instead of 21
@@ -94,7 +103,7 @@ def test_every_lesson_notebook_runs_offline_and_prints_the_apps_results():
     nb = nbformat.v4.new_notebook(
         cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
     )
-    took = _execute(nb)
+    took = _execute(nb, workdir)
     print(f"\n{len(lessons)} lessons' notebooks, {len(cells) - len(lessons)} code cells, in {took:.1f} s")
     for key, asked in lessons:
         _check(key, [cell for cell, who in zip(nb.cells, owner) if who == key], asked)
