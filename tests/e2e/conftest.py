@@ -6,19 +6,16 @@ Every page fails its test if it requested anything outside the app's own origin
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
-from scripts.serve_app import CHROMIUM, CHROMIUM_ARGS, OFFLINE_ENV
-from scripts.serve_app import free_port as _free_port
+from scripts import serve_app
+from scripts.serve_app import CHROMIUM, CHROMIUM_ARGS, stop
 from tests.e2e.helpers import picture_failure, recording_page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,33 +40,13 @@ def pytest_runtest_makereport(item, call):
 
 
 def start_app(log: Path, env: dict | None = None) -> tuple[subprocess.Popen, str]:
-    """`python app.py` offline on a free port, with `env` added, writing to `log`; the process and its address."""
-    port = _free_port()
-    env = os.environ | OFFLINE_ENV | (env or {}) | {"PORT": str(port), "PYTHONUNBUFFERED": "1"}
+    """`python app.py` offline on a free port (scripts/serve_app.start), with `env` added, its output in `log`."""
     with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    return proc, f"http://127.0.0.1:{port}/"
+        return serve_app.start(env=env, log=out)
 
 
-def wait_answering(url: str, log: Path, alive, timeout_s: float = 180) -> None:
-    """Wait until the app at `url` answers; fail with its log's end when `alive()` says it died or time is up."""
-    deadline = time.time() + timeout_s
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except OSError:
-            if not alive() or time.time() > deadline:
-                pytest.fail(f"the app did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.5)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+def wait_answering(url: str, log: Path, alive: Callable[[], bool] = lambda: True, timeout_s: float = 180) -> None:
+    serve_app.wait_answering(url, timeout_s, alive, log.read_text)
 
 
 # Under pytest-xdist (scripts/test.sh runs this tier on two workers), the controller starts one app for every worker:
@@ -111,7 +88,7 @@ def app_url(request, tmp_path_factory):
     if "tp_app_url" in shared:  # an xdist worker: the controller's app (its log then shows every worker's requests)
         log, url = Path(shared["tp_app_log"]), shared["tp_app_url"]
         APP_LOG[:] = [log]
-        wait_answering(url, log, alive=lambda: True)  # an app that dies at start: its log after the deadline
+        wait_answering(url, log)  # an app that dies at start: its log after the deadline
         yield url
         return
     log = tmp_path_factory.mktemp("app") / "app.log"

@@ -21,7 +21,8 @@ import pytest
 
 from playground.ui.common.i18n import t
 from playground.ui.common.strings import STRINGS
-from tests.e2e.conftest import ROOT, start_app, stop, wait_answering
+from scripts.serve_app import stop
+from tests.e2e.conftest import ROOT, start_app, wait_answering
 from tests.e2e.helpers import recording_page, wait_for_tab, wait_opened
 from tests.e2e.test_trust import settle
 
