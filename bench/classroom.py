@@ -11,42 +11,25 @@ for the same preset.
 
 import concurrent.futures as cf
 import os
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts.serve_app import serve  # noqa: E402
+
 STUDENTS = 30
 PRESETS = ["The capital of France is [MASK].", "She deposited the money in the [MASK].", "He opened the [MASK] and walked in."]
 NOUNS = ["door", "box", "window", "gate", "book", "bag", "car", "shop", "letter", "fridge"]
 
 
-def start_app() -> tuple[subprocess.Popen, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = os.environ | {"PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    for _ in range(240):
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return proc, url
-        except OSError:
-            time.sleep(0.5)
-    proc.kill()
-    raise SystemExit("app did not start")
-
-
 def main():
     from gradio_client import Client
 
-    proc, url = start_app()
-    try:
+    with serve() as url:
         client = Client(url, verbose=False)
         ask = lambda text: client.predict(text, ["smollm2-instruct"], 5, "en", api_name="/fill_mask")  # noqa: E731
         ask("Warm up: the [MASK] is loaded.")  # first load (GGUF conversion cache) is not what we measure
@@ -62,8 +45,6 @@ def main():
         print(f"one request at a time, 30 different sentences: {sequential:.1f} s")
         print(f"30 students at once, 3 presets:                {classroom:.1f} s  -> {sequential / classroom:.1f}x faster")
         print(f"every student got the same answer for the same preset: {same}")
-    finally:
-        proc.terminate()
 
 
 if __name__ == "__main__":

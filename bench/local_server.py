@@ -4,43 +4,29 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts import serve_app  # noqa: E402
+from scripts.serve_app import stop  # noqa: E402  (bench scripts import it from here)
 
 
 def start_app(**env: str) -> tuple[subprocess.Popen, str]:
-    """`python app.py` offline on a free local port, with extra environment; waits until it answers."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    full = os.environ | {"PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", **env}
+    """`python app.py` offline on a free local port (scripts/serve_app), with extra environment; waits until it
+    answers. Its log goes to $BENCH_APP_LOG when set."""
     log = open(os.environ["BENCH_APP_LOG"], "a") if os.environ.get("BENCH_APP_LOG") else subprocess.DEVNULL  # noqa: SIM115
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(480):
-        try:
-            urllib.request.urlopen(url + "/", timeout=2)
-            return proc, url
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.5)
-    proc.kill()
-    raise RuntimeError("the app did not start")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
+    proc, url = serve_app.start(env=env, log=log)
     try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        serve_app.wait_answering(url, 240, lambda: proc.poll() is None, lambda: "")
+    except serve_app.NotStarted:
+        stop(proc)
+        raise
+    return proc, url.rstrip("/")
 
 
 def call(url: str, name: str, data: list, timeout: float = 300) -> tuple[bool, str]:
