@@ -55,8 +55,10 @@ PLOT_JS = (Path(__file__).parent / "assets" / "plot_fit.js").read_text()
 TAB_ROW_JS = (Path(__file__).parent / "assets" / "tab_row.js").read_text()
 # A share link's show=code opens the Code panel once the link has run.
 SHOW_CODE_JS = (Path(__file__).parent / "assets" / "show_code.js").read_text()
+# Attention's layer, head and query redrawn in the browser from the maps its figure brought (no request).
+ATTENTION_JS = (Path(__file__).parent / "assets" / "attention_redraw.js").read_text()
 # Gradio runs one function at page load: each script above is one, called in turn.
-PAGE_JS = f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); }}"
+PAGE_JS = f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); ({ATTENTION_JS})(); }}"
 # Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
 PROJECTOR_JS = (
     "(on) => { document.body.classList.toggle('tp-projector', !!on); localStorage.setItem('tp-projector', on ? '1' : '0'); }"

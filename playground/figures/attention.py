@@ -128,32 +128,47 @@ def overview_cell(x: int, y: int, layers: int, heads: int, thumb: int = 32, gap:
     return (layer, head) if 0 <= layer < layers and 0 <= head < heads and x >= 0 and y >= 0 else None
 
 
-def token_view_figure(
-    tokens: list[str], matrix: np.ndarray, title: str, query: int | None = None, min_weight: float = 0.02, levels: int = 6
-) -> go.Figure:
-    """bertviz-style: tokens on the left attend to tokens on the right; line opacity = weight."""
-    length = len(tokens)
+def token_lines(matrix: np.ndarray, query: int | None, min_weight: float = 0.02, levels: int = 6) -> list[dict]:
+    """One head's lines (query i on the left -> key j on the right), in `levels` opacity bands: a trace per band keeps
+    the figure small. assets/attention_redraw.js draws the same bands in the browser (tested equal in e2e)."""
+    length = matrix.shape[0]
     queries = range(length) if query is None else [query]
-    fig = go.Figure()
     edges = [(i, j, float(matrix[i, j])) for i in queries for j in range(length) if matrix[i, j] >= min_weight]
     top = max((w for _, _, w in edges), default=1.0)
-    for level in range(levels):  # one trace per opacity band keeps the figure small
+    bands = []
+    for level in range(levels):
         low, high = top * level / levels, top * (level + 1) / levels
         xs, ys = [], []
         for i, j, w in edges:
             if low < w <= high or (level == 0 and w <= high):
                 xs += [0, 1, None]
                 ys += [-i, -j, None]
-        if xs:
+        bands.append({"x": xs, "y": ys, "width": 1 + 3 * (level + 1) / levels, "opacity": 0.15 + 0.85 * (level + 1) / levels})
+    return bands
+
+
+def token_view_figure(
+    tokens: list[str], maps: np.ndarray, head: int, title: str, query: int | None = None, head_name: str = "head {head}"
+) -> go.Figure:
+    """bertviz's head view: tokens on the left attend to tokens on the right, every head of the layer in its own colour
+    (`maps`: (heads, T, T)); line opacity = weight. The chosen head is drawn, the others wait in the legend: a click on
+    a head's colour adds or removes it."""
+    length = len(tokens)
+    fig = go.Figure()
+    for h in range(maps.shape[0]):
+        for band_index, band in enumerate(token_lines(maps[h], query)):
             fig.add_trace(
                 go.Scatter(
-                    x=xs,
-                    y=ys,
+                    x=band["x"] or [None],
+                    y=band["y"] or [None],
                     mode="lines",
                     hoverinfo="skip",
-                    showlegend=False,
-                    line=dict(color=PALETTE[0], width=1 + 3 * (level + 1) / levels),
-                    opacity=0.15 + 0.85 * (level + 1) / levels,
+                    name=head_name.format(head=h),
+                    legendgroup=f"head{h}",
+                    showlegend=band_index == 0,
+                    visible=True if h == head else "legendonly",
+                    line=dict(color=PALETTE[h % len(PALETTE)], width=band["width"]),
+                    opacity=band["opacity"],
                 )
             )
     colors = [PALETTE[3] if query == i else ("black" if query is None else MUTED) for i in range(length)]

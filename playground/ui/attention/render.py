@@ -108,7 +108,11 @@ def _overview(v: AttentionView, lang: str, out: dict) -> None:
 
 def _tokens(v: AttentionView, lang: str, out: dict) -> None:
     title = t("attention.title.tokens", lang, layer=v.layer, head=v.head)
-    out["plot"] = figs.token_view_figure(plot_labels(v.maps.labels), v.matrix, title, None if v.query < 0 else v.query)
+    maps = v.maps.attentions[v.layer].astype(np.float32)  # every head of the layer: the legend adds and removes heads
+    query = None if v.query < 0 else v.query
+    out["plot"] = figs.token_view_figure(
+        plot_labels(v.maps.labels), maps, v.head, title, query, t("attention.head_n", lang, head="{head}")
+    )
 
 
 def _special(v: AttentionView, lang: str, out: dict) -> None:
@@ -175,11 +179,38 @@ DRAW = {
 }
 
 
+# Views the browser redraws for another layer, head or query from every map sent with the figure
+# (assets/attention_redraw.js), each with its title's text key; the others ask the server.
+BROWSER_VIEWS = {
+    "head": "attention.title.head",
+    "layer": "attention.title.layer",
+    "mean": "attention.title.mean",
+    "tokens": "attention.title.tokens",
+}
+# Every layer's and head's map goes with the figure while they stay small (SmolLM2, 30 x 9 heads, up to ~30 tokens;
+# MiniLM, 6 x 12, up to 48): a few hundred kB of JSON, once per run, instead of one request per slider step.
+BROWSER_CELLS = 250_000
+
+
+def browser_data(view: AttentionView, lang: str) -> dict[str, Any] | None:
+    """What the page needs to redraw this view for any layer, head and query without the server (None: too big)."""
+    layers, heads, length = view.maps.shape
+    if view.view not in BROWSER_VIEWS or length > figs.THUMB_CELLS or layers * heads * length**2 > BROWSER_CELLS:
+        return None
+    maps = [[np.round(view.maps.attentions[i][h].astype(np.float64), 4).tolist() for h in range(heads)] for i in range(layers)]
+    title = t(BROWSER_VIEWS[view.view], lang, layer="{layer}", head="{head}", token="{token}")
+    shown = {"layer": view.layer, "head": view.head, "query": None if view.query < 0 else view.query}
+    return {"view": view.view, "maps": maps, "title": title, **shown}
+
+
 def render(view: AttentionView, lang: str) -> dict[str, Any]:
     """plot, plot2, image, step markdown and info markdown for one view (figures are cheap: rebuilt each time)."""
     out: dict[str, Any] = {"plot": None, "plot2": None, "image": None, "step": "", "extra": []}
     DRAW[view.view](view, lang, out)
     out["info"] = info_markdown(view, lang, out["extra"])
+    data = browser_data(view, lang) if out["plot"] is not None else None
+    if data is not None:
+        out["plot"].update_layout(meta={"tp": data})  # Plotly keeps `meta` as inert data: the redraw reads it
     return out
 
 

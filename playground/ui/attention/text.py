@@ -73,7 +73,10 @@ STRINGS = {
     ),
     "attention.title.head": ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
     "attention.title.layer": ("All heads of layer {layer}", "第 {layer} 层的所有头"),
-    "attention.title.tokens": ("Layer {layer}, head {head}: who attends to whom", "第 {layer} 层第 {head} 个头：谁关注谁"),
+    "attention.title.tokens": (
+        "Layer {layer}, head {head}: who attends to whom (click a head's colour to add it; point at a token)",
+        "第 {layer} 层第 {head} 个头：谁关注谁（点击图例中头的颜色可加入该头；指向词元只看它的连线）",
+    ),
     "attention.title.mean": ("Layer {layer}, mean over heads", "第 {layer} 层，各头平均"),
     "attention.title.rollout": (
         "Attention rollout through all layers (with the residual path)",

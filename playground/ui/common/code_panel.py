@@ -63,6 +63,14 @@ class CodePanel:
         self.offline = gr.State(None)
         ui.lang.change(note, [self.offline, ui.lang], self.info, api_visibility="private", queue=False)
 
+    def updates(self, asked: tuple[str, dict] | None, lang: str) -> dict[Any, Any]:
+        """The panel showing the script of `asked` (view, parameters), or "no script" for None."""
+        if asked is None:
+            return {self.box: t("code.none", lang) + "\n", self.offline: None, self.info: ""}
+        with friendly_errors(lang):
+            snippet = code_for(*asked)
+        return {self.box: snippet.code, self.offline: snippet.runs_offline, self.info: note(snippet.runs_offline, lang)}
+
     def after(self, runs: list[Any], inputs: list[Any], to_request: ToRequest) -> CodePanel:
         """Refresh after each successful event of `runs`: `to_request(*values of inputs)` is (view, parameters)."""
 
@@ -72,11 +80,7 @@ class CodePanel:
                 asked = to_request(*values)
             except ValueError:
                 asked = None
-            if asked is None:
-                return t("code.none", lang) + "\n", None, ""
-            with friendly_errors(lang):
-                snippet = code_for(*asked)
-            return snippet.code, snippet.runs_offline, note(snippet.runs_offline, lang)
+            return tuple(self.updates(asked, lang).values())
 
         outputs = [self.box, self.offline, self.info]
         for event in runs:

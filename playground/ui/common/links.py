@@ -85,7 +85,9 @@ def _call(step: Step, values: dict[Any, Any], progress: Any) -> Iterator[tuple[A
     result = step.fn(*args, **kwargs)
     results = result if inspect.isgenerator(result) else iter([result])
     for out in results:
-        if len(step.outputs) == 1:
+        if isinstance(out, dict) and out and not any(isinstance(key, str) for key in out):  # {component: update}
+            out = tuple(out.get(component, gr.skip()) for component in step.outputs)
+        elif len(step.outputs) == 1:
             out = (out,)
         yield tuple(out)
 

@@ -118,12 +118,18 @@ def test_pooling_keeps_averages():
 
 
 def test_token_view_and_labels():
-    result = synthetic(length=12, layers=1, heads=1, causal=False)
-    fig = figs.token_view_figure(result.tokens, result.attentions[0, 0].astype(np.float32), "t", query=3)
+    result = synthetic(length=12, layers=1, heads=3, causal=False)
+    fig = figs.token_view_figure(result.tokens, result.attentions[0].astype(np.float32), 1, "t", query=3)
     texts = [trace for trace in fig.data if trace.mode == "text"]
     assert len(texts) == 2 and list(texts[0].text) == result.tokens
     lines = [trace for trace in fig.data if trace.mode == "lines"]
     assert lines and all(y is None or y <= 0 for trace in lines for y in trace.y)
+    # bertviz's head view: every head of the layer in its own colour and legend entry, the chosen one drawn
+    assert [trace.name for trace in lines if trace.showlegend] == ["head 0", "head 1", "head 2"]
+    assert {trace.legendgroup for trace in lines if trace.visible is True} == {"head1"}
+    assert len({trace.line.color for trace in lines}) == 3
+    drawn = [y for trace in lines if trace.visible is True for y in trace.y if y is not None]
+    assert set(drawn[::2]) == {-3}  # only the chosen query's lines leave the left column
     assert len(set(figs.token_labels(["the", "cat", "the"]))) == 3  # repeated tokens stay apart on the axes
 
 
@@ -168,6 +174,14 @@ def test_views_and_language_switches_write_no_files(service, tmp_path, monkeypat
     assert not exports.exists() or not any(exports.rglob("*"))
 
 
+def page_values(**fields):
+    """What the page's events hand a handler, by name (ui.common.form)."""
+    from playground.ui.common.form import Values
+
+    base = dict(model="minilm", other="", text=TEXT, text_b="", view="head", layer=0, head=0, query=-1, row_start=0)
+    return Values(base | fields, "en", "")
+
+
 def test_the_page_and_the_api_run_one_entry_and_share_its_maps(app_runtime, tiny_encoder):
     import gradio as gr
 
@@ -177,10 +191,10 @@ def test_the_page_and_the_api_run_one_entry_and_share_its_maps(app_runtime, tiny
     calls, handle = count_forwards(tiny_encoder)
     try:
         data = tab.attention_api("minilm", TEXT, "", 1, 2)
-        page = tab._view("minilm", TEXT, "", "head", 1, 2, -1, 0, "", "en")
+        page = tab.view_of(page_values(view="head", layer=1, head=2))
         with pytest.raises(gr.Error, match="Layer must be 0-1"):  # the API refuses what the page fits to the model
             tab.attention_api("minilm", TEXT, "", 9, 0)
-        assert tab._view("minilm", TEXT, "", "head", 9, 0, -1, 0, "", "en").layer == 1
+        assert tab.view_of(page_values(view="head", layer=9, head=0)).layer == 1
     finally:
         handle.remove()
     assert len(calls) == 1  # one forward pass for the API's call and every page view after it
