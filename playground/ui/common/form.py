@@ -67,6 +67,7 @@ class Form:
         self.ui, self.tab_id = ui, tab_id
         self.fields: dict[str, Field] = {}
         self.outputs: dict[str, Any] = {}
+        self.states: dict[str, Any] = {}  # per-session values a handler reads and writes (a kept result)
         self.hint: Any = None
         self.areas: list[Any] = []  # boxes hidden until the first result
         self.shown = gr.State(False)  # True once this session has a result on screen
@@ -82,9 +83,18 @@ class Form:
         self.fields[name] = Field(name, component, link, code)
         return component
 
-    def output(self, name: str, component: Any) -> Any:
+    def output(self, name: str, component: Any, **labels: Any) -> Any:
+        """Declare an output; `labels` as for `field`."""
+        if labels:
+            self.ui.loc.add(component, **labels)
         self.outputs[name] = component
         return component
+
+    def state(self, name: str, initial: Any = None) -> Any:
+        """A per-session value (e.g. the last result, redrawn on a language switch): read as `values.extra[name]`,
+        written by returning {name: value}."""
+        self.states[name] = self.output(name, gr.State(initial))
+        return self.states[name]
 
     def result(self, hint: Any, *areas: Any) -> None:
         """The hint shown before a first result and the boxes hidden until one."""
@@ -96,12 +106,14 @@ class Form:
     # ---- reading and answering -----------------------------------------------------------------------------------
     @property
     def inputs(self) -> set[Any]:
-        return {*(f.component for f in self.fields.values()), self.ui.lang, self.shown, *token_of(self.ui)}
+        fields = (f.component for f in self.fields.values())
+        return {*fields, *self.states.values(), self.ui.lang, self.shown, *token_of(self.ui)}
 
     def read(self, v: Mapping[Any, Any]) -> Values:
         token = next((v.get(c) for c in token_of(self.ui)), None)
         fields = {name: v.get(f.component) for name, f in self.fields.items()}
-        return Values(fields, normalize_lang(v.get(self.ui.lang)), token)
+        kept = {name: v.get(state) for name, state in self.states.items()}
+        return Values(fields, normalize_lang(v.get(self.ui.lang)), token, kept)
 
     def all_outputs(self) -> list[Any]:
         extra = [self.hint, *self.areas, self.shown] if self.hint is not None else [*self.areas, self.shown]
@@ -137,7 +149,8 @@ class Form:
             return self.answer(handler(values, progress), values)
 
         def selected(v: dict[Any, Any], evt: gr.SelectData, progress=gr.Progress()) -> dict[Any, Any]:
-            values = replace(self.read(v), extra={"select": evt})
+            values = self.read(v)
+            values = replace(values, extra={**values.extra, "select": evt})
             return self.answer(handler(values, progress), values)
 
         return selected if select else event
@@ -158,9 +171,10 @@ class Form:
         fn = self.respond(handler, select)
         return [trigger(fn, self.inputs, self.all_outputs(), **(watch | kwargs)) for trigger in triggers]
 
-    def redraw_on_lang(self) -> None:
-        """A language switch redraws the result on screen (the first action's), never a view not yet run."""
-        main = self.respond(self.handlers[0])
+    def redraw_on_lang(self, handler: Handler | None = None) -> None:
+        """A language switch redraws the result on screen with `handler` (default: the first action's, from the
+        caches), never a view not yet run."""
+        main = self.respond(handler or self.handlers[0])
         self.ui.on_lang(lambda v: main(v, progress=None) if v.get(self.shown) else {}, self.inputs, self.all_outputs())
 
     def link_run(self) -> LinkRun:

@@ -4,6 +4,7 @@ import pytest
 
 from playground.ui.common import widgets as common
 from playground.ui.fill_mask import render as fill_mask_render
+from playground.ui.common.form import Values
 from playground.ui.fill_mask import tab as fill_mask_tab
 
 
@@ -33,11 +34,18 @@ def test_notes_are_worded_in_the_requested_language(loads):
     assert len(en) == len(zh) == 2 and "was not trained on Chinese" in en[0] and "没有用中文训练" in zh[0]
 
 
+def values(text, models, top_k, lang="en", last=None):
+    """What the page's events hand the tab's handlers, by name (ui.common.form)."""
+    return Values({"text": text, "models": models, "top_k": top_k}, lang, "", {"last": last})
+
+
 def test_a_language_switch_redraws_the_kept_run_without_running_a_model(loads):
-    figure, table, info, files, run = fill_mask_tab.run_view("the river [MASK] was muddy .", ["bert"], 4, "en", progress=None)
+    out = fill_mask_tab.show(values("the river [MASK] was muddy .", ["bert"], 4))
+    figure, table, info, files, run = (out[k] for k in ("plot", "table", "info", "files", "last"))
     assert files["value"] is None and files["visible"] is False  # the last run's files described another result
     assert "masked LM" in figure.layout.annotations[0].text and "device" in info
-    figure_zh, table_zh, info_zh, _, kept = fill_mask_tab.rerun_in(run, "zh")
+    zh = fill_mask_tab.redraw(values("ignored", [], 1, "zh", last=run))
+    figure_zh, table_zh, info_zh = zh["plot"], zh["table"], zh["info"]
     assert "掩码语言模型" in figure_zh.layout.annotations[0].text and table_zh["headers"][0] == "模型" and "设备" in info_zh
     assert len(loads) == 1 and table_zh["value"] == [row[:1] + ["掩码语言模型"] + row[2:] for row in table["value"]]
 
@@ -46,8 +54,8 @@ def test_repeated_runs_write_no_file_and_downloads_are_built_on_click(loads, tmp
     monkeypatch.setattr(common, "EXPORT_DIR", tmp_path / "exports")
     texts = [f"the [MASK] number {i} ." for i in range(5)]
     for i in range(12):  # every text in both languages; a run that wrote a file would show at once
-        *_, run = fill_mask_tab.run_view(texts[i % 5], ["bert"], 3, "en", progress=None)
-        fill_mask_tab.rerun_in(run, "zh" if i % 2 else "en")
+        run = fill_mask_tab.show(values(texts[i % 5], ["bert"], 3))["last"]
+        fill_mask_tab.redraw(values("", [], 1, "zh" if i % 2 else "en", last=run))
     assert not common.EXPORT_DIR.exists() or not any(common.EXPORT_DIR.rglob("*"))
     paths = fill_mask_render.downloads(run, "zh")
     assert sorted(p.rsplit("/", 1)[-1] for p in paths) == ["fill_mask.csv", "fill_mask.html", "fill_mask.json"]
