@@ -8,7 +8,7 @@ from playground import models
 from playground.attention import AttentionText, extract_attention
 from playground.polysemy import PolysemyRequest, run_polysemy
 from playground.ui.polysemy import render
-from playground.ui.polysemy import tab as polysemy_tab
+from playground.ui.polysemy import presets
 from playground.runtime import Runtime
 
 RUNTIME = Runtime()  # the one load path, bundled models; its caches are this module's own
@@ -20,7 +20,7 @@ def e5():
 
 
 def view_of(key, e5):
-    preset = polysemy_tab.PRESETS[key]
+    preset = presets.PRESETS[key]
     request = PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("e5-small",), input_embeddings=False)
     (view,) = run_polysemy(request, RUNTIME).models
     return view
@@ -41,7 +41,7 @@ def test_yinhang_groups_separate_less_than_real_senses(e5):
 def test_yinhang_reading_on_e5_says_one_sense_in_chinese(e5):
     """The course's 银行 sentences on e5 (a Chinese-reading model): the zh reading says both are the institution
     (金融机构), with no unknown-token warning and no [UNK]."""
-    preset = polysemy_tab.PRESETS["yinhang"]
+    preset = presets.PRESETS["yinhang"]
     request = PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("e5-small",), input_embeddings=False)
     reading = render.reading(run_polysemy(request, RUNTIME), "zh")
     assert "金融机构" in reading and "⚠️" not in reading and "[UNK]" not in reading, reading
@@ -55,7 +55,7 @@ def test_attention_on_chinese_reads_real_pieces(e5):
 
 @pytest.mark.parametrize("key", ["bank-yinhang", "apple-pingguo"])
 def test_a_translation_of_the_same_sense_is_closer_than_one_of_the_other_sense(e5, key):
-    preset = polysemy_tab.PRESETS[key]
+    preset = presets.PRESETS[key]
     result = run_polysemy(
         PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("e5-small",), input_embeddings=False), RUNTIME
     )

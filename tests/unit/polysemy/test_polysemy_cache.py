@@ -4,6 +4,9 @@ import threading
 
 from playground.runtime import Runtime
 from playground.polysemy import PolysemyRequest, run_polysemy
+from dataclasses import replace
+
+from playground.ui.common.form import Values
 from playground.ui.polysemy import tab as polysemy_tab
 
 SENTENCES = (
@@ -53,10 +56,16 @@ def test_concurrent_identical_runs_share_one_forward_pass(tiny_encoder):
     assert not errors and len(calls) == 1
 
 
+def values(models, input_embeddings, layer, lang):
+    """What the page's events hand the tab's handlers, by name (ui.common.form)."""
+    fields = dict(word="bank", sentences=SENTENCES, models=models, input_embeddings=input_embeddings, layer=layer)
+    return Values(fields | dict(pooling="mean", projection="pca", dims="2"), lang, "")
+
+
 def test_layer_choices_follow_the_chosen_models_depth(tiny_encoder, app_runtime):
     app_runtime({"minilm": tiny_encoder})
-    result = polysemy_tab.compare("bank", SENTENCES, ["minilm"], False, "12", "mean", "pca", "2", "en")
-    update = polysemy_tab.show(result, "en", "12")[-1]
+    out = polysemy_tab.show(values(["minilm"], False, "12", "en"))
+    result, update = out["result"], out["layer"]
     assert [v for _, v in update["choices"]] == ["last", "0", "1", "2"]  # the tiny model: embeddings + 2 layers
     assert update["value"] == "last"  # layer 12 does not exist in a 2-layer model
     assert result.models[0].layer_fallback
@@ -69,8 +78,8 @@ def test_repeated_runs_and_language_switches_write_no_file(tiny_encoder, tiny_gl
     app_runtime(models)
     for n in range(12):  # every layer in both languages, twice; a run that wrote a file would show at once
         lang = ("en", "zh")[n % 2]
-        result = polysemy_tab.run_event("bank", SENTENCES, ["minilm", "glove"], True, str(n % 3), "mean", "pca", "2", lang, None)
-        polysemy_tab.show(result, lang, "last")
+        result = polysemy_tab.show(values(["minilm", "glove"], True, str(n % 3), lang))["result"]
+        polysemy_tab.draw(replace(values([], True, "last", lang), extra={"result": result}))
     assert not exports.exists() or not any(exports.rglob("*"))
     paths = polysemy_tab.render.exports(result, "en")  # the download button builds them, on click only
     assert len(paths) == 4 and all(p.startswith(str(exports)) for p in paths)

@@ -10,11 +10,11 @@ from playground.polysemy import PolysemyRequest, run_polysemy
 from playground.registry import get_spec
 from playground.polysemy import readings
 from playground.ui.polysemy import render
-from playground.ui.polysemy import tab as polysemy_tab
+from playground.ui.polysemy import presets
 
 
 def run_preset(key, tiny_encoder):
-    preset = polysemy_tab.PRESETS[key]
+    preset = presets.PRESETS[key]
     request = PolysemyRequest(preset["word"], tuple(preset["sentences"]), ("minilm",), input_embeddings=False)
     return run_polysemy(request, Runtime(load=lambda _key: tiny_encoder))
 
@@ -53,11 +53,11 @@ def test_no_cross_lingual_reading_for_one_language(tiny_encoder):
 
 def test_a_chinese_preset_adds_a_chinese_reader_when_none_is_chosen(monkeypatch):
     specs = [get_spec("minilm"), get_spec("e5-small"), get_spec("glove")]
-    monkeypatch.setattr(polysemy_tab.availability, "available_specs", lambda *kinds: specs)
-    assert polysemy_tab.chinese_models(["minilm", "glove"]) == ["minilm", "glove", "e5-small"]
-    assert polysemy_tab.chinese_models(["e5-small"]) == polysemy_tab.gr.update()  # already reads Chinese: unchanged
-    monkeypatch.setattr(polysemy_tab.availability, "available_specs", lambda *kinds: specs[:1])
-    assert polysemy_tab.chinese_models(["minilm"]) == polysemy_tab.gr.update()  # nothing here reads Chinese
+    monkeypatch.setattr(presets.availability, "available_specs", lambda *kinds: specs)
+    assert presets.chinese_models(["minilm", "glove"]) == ["minilm", "glove", "e5-small"]
+    assert presets.chinese_models(["e5-small"]) == presets.gr.update()  # already reads Chinese: unchanged
+    monkeypatch.setattr(presets.availability, "available_specs", lambda *kinds: specs[:1])
+    assert presets.chinese_models(["minilm"]) == presets.gr.update()  # nothing here reads Chinese
 
 
 def test_a_chinese_word_and_a_model_not_trained_on_it_is_a_note_of_the_run(tiny_encoder):

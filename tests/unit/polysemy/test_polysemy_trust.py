@@ -25,6 +25,7 @@ from playground.figures.polysemy import scatter_figure, similarity_figure
 from playground.registry import get_spec
 from playground.polysemy.readings import read_run
 from playground.ui.polysemy import render
+from playground.ui.polysemy import presets
 from playground.ui.polysemy import tab as polysemy_tab
 from playground.ui.common.i18n import Localizer, UIContext
 
@@ -266,7 +267,7 @@ def test_a_model_of_the_wrong_kind_is_refused_before_it_loads(app_runtime):
 
 
 def test_presets_are_case_consistent_and_never_sentence_initial():
-    for key, preset in polysemy_tab.PRESETS.items():
+    for key, preset in presets.PRESETS.items():
         if preset.get("cross_lingual"):  # a word and its translations, each marked: see the next test
             continue
         for line in preset["sentences"]:
@@ -277,7 +278,7 @@ def test_presets_are_case_consistent_and_never_sentence_initial():
 
 
 def test_cross_lingual_presets_mark_the_word_or_its_translation_in_both_languages():
-    for key, preset in polysemy_tab.PRESETS.items():
+    for key, preset in presets.PRESETS.items():
         if not preset.get("cross_lingual"):
             continue
         words = [parse_line(line, preset["word"]) for line in preset["sentences"]]
@@ -288,19 +289,19 @@ def test_cross_lingual_presets_mark_the_word_or_its_translation_in_both_language
 
 
 def test_chinese_presets_are_marked_when_no_available_model_reads_chinese(monkeypatch):
-    monkeypatch.setattr(polysemy_tab.availability, "available_specs", lambda *kinds: [get_spec("minilm")])
-    labels = dict((v, k) for k, v in polysemy_tab.preset_choices("en"))
+    monkeypatch.setattr(presets.availability, "available_specs", lambda *kinds: [get_spec("minilm")])
+    labels = dict((v, k) for k, v in presets.preset_choices("en"))
     assert "no model here reads Chinese" in labels["yinhang"] and "no model" not in labels["bank"]
-    assert "没有能读中文的模型" in dict((v, k) for k, v in polysemy_tab.preset_choices("zh"))["pingguo"]
+    assert "没有能读中文的模型" in dict((v, k) for k, v in presets.preset_choices("zh"))["pingguo"]
     chinese = replace(get_spec("minilm"), languages=("en", "zh"))
-    monkeypatch.setattr(polysemy_tab.availability, "available_specs", lambda *kinds: [chinese])
-    assert all("no model" not in label for label, _ in polysemy_tab.preset_choices("en"))
+    monkeypatch.setattr(presets.availability, "available_specs", lambda *kinds: [chinese])
+    assert all("no model" not in label for label, _ in presets.preset_choices("en"))
 
 
 def test_the_example_set_menu_names_what_the_sentences_are():
-    apple = polysemy_tab.PRESETS["apple"]
-    assert polysemy_tab.preset_of(apple["word"], "\n".join(apple["sentences"])) == "apple"
-    assert polysemy_tab.preset_of("bank", "a | the bank .\nb | a bank .") == polysemy_tab.CUSTOM
+    apple = presets.PRESETS["apple"]
+    assert presets.preset_of(apple["word"], "\n".join(apple["sentences"])) == "apple"
+    assert presets.preset_of("bank", "a | the bank .\nb | a bank .") == presets.CUSTOM
 
 
 def test_every_input_is_in_the_link_and_a_link_runs_the_view():
@@ -311,8 +312,7 @@ def test_every_input_is_in_the_link_and_a_link_runs_the_view():
         "example", "word", "sentences", "models", "input_embeddings", "layer", "pooling", "projection", "dims",
     }  # fmt: skip
     del demo
-    first = shared.run.steps[0]  # a link runs the view in its own event (ui.common.links): these steps
-    assert first.fn is polysemy_tab.link_event
+    (first,) = shared.run.steps  # a link runs the view in its own event (ui.common.links): the run's one handler
     assert shared.params["example"] in first.outputs  # the menu names the restored sentences
     layer = shared.params["layer"]
     assert {"7", "last"} <= {v for _, v in layer.choices}  # a deep layer from a link is a valid choice before any run

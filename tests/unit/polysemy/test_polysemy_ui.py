@@ -15,6 +15,7 @@ from playground.errors import InputError
 from playground.serialize import jsonable
 from playground.figures.polysemy import highlighted, layer_curve_figure, scatter_figure, similarity_figure
 from playground.ui.polysemy import render
+from playground.ui.polysemy import presets
 from playground.ui.polysemy import tab as polysemy_tab
 from playground.ui.common.i18n import Localizer, UIContext
 from playground.ui.common.strings import STRINGS
@@ -125,16 +126,16 @@ def test_tab_builds_with_a_public_endpoint():
 
 
 def test_presets_are_valid():
-    for key, preset in polysemy_tab.PRESETS.items():
+    for key, preset in presets.PRESETS.items():
         targets = parse_sentences(preset["word"], preset["sentences"])
         assert all(t.span is not None and t.label for t in targets), key
         assert len({t.label for t in targets}) == 2 and f"polysemy.preset.{key}" in STRINGS
 
 
 def test_chinese_note_only_for_chinese_words_without_a_chinese_model(monkeypatch):
-    monkeypatch.setattr(polysemy_tab.availability, "available_specs", lambda *kinds: [])
-    assert "bert-chinese" in polysemy_tab._chinese_note("银行", "en")
-    assert polysemy_tab._chinese_note("bank", "en") == ""
+    monkeypatch.setattr(presets.availability, "available_specs", lambda *kinds: [])
+    assert "bert-chinese" in presets._chinese_note("银行", "en")
+    assert presets._chinese_note("bank", "en") == ""
 
 
 LONG_TITLES = [  # the longest panel titles the app makes (ELMo's label and its input-embedding row), 5 panels: 2 rows
