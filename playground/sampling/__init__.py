@@ -7,7 +7,7 @@ student sees is exactly what `generate(do_sample=True, ...)` draws from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -161,6 +161,9 @@ class NextTokenResult:
     views: tuple[Distribution, ...]
     model_label: str = ""
     no_chinese: bool = False  # the prompt has Chinese characters the model was not trained on (a note, not in the JSON)
+    # The raw next-token logits, (vocab,) float32: the page redraws the stages for another temperature, top-k or top-p
+    # from them in the browser (not in the JSON: the API's views already carry what they asked for).
+    logits: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         return {
@@ -209,8 +212,9 @@ def next_token(lm: LoadedModel, prompt: str, variants: list[SamplingSettings]) -
     logits = next_token_logits(lm, encode_prompt(lm, prompt))
     views = tuple(distribution(lm, logits, s) for s in variants)
     return NextTokenResult(
-        lm.spec.key, lm.spec.hf_id, lm.device, prompt, tuple(variants), views, lm.spec.label, unsupported_chinese(lm, prompt)
-    )
+        lm.spec.key, lm.spec.hf_id, lm.device, prompt, tuple(variants), views, lm.spec.label, unsupported_chinese(lm, prompt),
+        logits.cpu().numpy().astype(np.float32),
+    )  # fmt: skip
 
 
 def unsupported_chinese(lm: LoadedModel, prompt: str) -> bool:

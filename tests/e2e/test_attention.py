@@ -177,3 +177,35 @@ def test_a_fresh_chinese_share_link_is_one_request_and_flags_unknown_tokens(brow
     checkpoint(page, "attention-unknown-zh")
     context.close()
     assert not outside
+
+
+def test_a_slider_drag_redraws_in_the_browser_with_no_request_and_as_the_server_draws(page):
+    """Layer, head and query are redrawn from the maps the figure brought (assets/attention_redraw.js): a drag sends
+    nothing to the server, and the browser's token view for layer 2 / head 4 equals the server's own for them."""
+    from urllib.parse import urlencode
+
+    text = "The animal didn't cross the street because it was too tired."
+    params = {"tab": "attention", "model": "minilm", "text": text, "view": "tokens", "layer": "1", "head": "1"}
+    page.goto(f"{page.app_url}?{urlencode(params)}")
+    plot = page.locator("#attention-plot .js-plotly-plot")
+    plot.wait_for(timeout=120_000)
+    page.wait_for_function("document.querySelector('#attention-plot').innerText.includes('Layer 1, head 1')")
+    sent = []
+    page.on("request", lambda request: sent.append(request.url))
+    for index, presses in ((0, 1), (1, 3)):  # layer 1 -> 2, head 1 -> 4, one key press (one redraw) at a time
+        slider = page.locator("#attention-sliders input[type=range]").nth(index)
+        slider.focus()
+        for _ in range(presses):
+            slider.press("ArrowRight")
+    page.wait_for_function("document.querySelector('#attention-plot').innerText.includes('Layer 2, head 4')")
+    page.wait_for_timeout(500)  # past the 250 ms a view without maps waits before it asks the server
+    assert sent == []  # not one request for four redraws
+    print(f"attention redraw: {page.evaluate('document.documentElement.dataset.tpRedrawMs')} ms")  # bench/RESULTS.md
+    lines = "el => el.data.filter(t => t.mode === 'lines' && t.visible === true).map(t => [t.legendgroup, t.x, t.y])"
+    drawn = plot.evaluate(lines)
+    page.locator("#attention-run").click()  # the server draws the same layer and head
+    page.wait_for_function(
+        "() => { const gd = document.querySelector('#attention-plot .js-plotly-plot');"
+        " return gd && gd.layout.meta && gd.layout.meta.tp.layer === 2 && gd.layout.meta.tp.head === 4; }"
+    )
+    assert plot.evaluate(lines) == drawn and drawn and drawn[0][0] == "head4"

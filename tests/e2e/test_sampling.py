@@ -109,3 +109,31 @@ def test_share_link_round_trip_restores_inputs_and_result(page):
     assert "提示词" in controls and "模型会接着这段文字往下写" in controls and "Prompt" not in controls
     checkpoint(fresh, "sampling-zh")
     fresh.close()
+
+
+def test_temperature_top_k_and_top_p_redraw_in_the_browser_as_the_server_computes_them(page):
+    """The next-token stages follow the sliders from the logits the figure brought (assets/sampling_redraw.js): no
+    request, and the stage titles (entropy, tokens kept) and the summary are what the server then computes."""
+    page.goto(f"{page.app_url}?tab=sampling&prompt=The+future+of+AI+is&model=smollm2-instruct")
+    plot = page.locator("#sampling-next-plot .js-plotly-plot")
+    plot.wait_for(timeout=120_000)
+    titles = "el => el.layout.annotations.slice(0, 4).map(a => a.text)"
+    sent = []
+    page.on("request", lambda request: sent.append(request.url))
+    sliders = page.locator("#sampling-controls input[type=range]")  # temperature, top-k, top-p
+    for index, key, presses in ((0, "ArrowLeft", 6), (1, "ArrowRight", 12), (2, "ArrowLeft", 15)):
+        sliders.nth(index).focus()
+        for _ in range(presses):
+            sliders.nth(index).press(key)
+    page.wait_for_function("document.querySelector('#sampling-next-plot').innerText.includes('top-p 0.85')")
+    drawn, summary = plot.evaluate(titles), page.locator("#sampling-next-area").inner_text()
+    assert sent == [] and "After temperature 0.5" in drawn[1] and "After top-k 12" in drawn[2]
+    print(f"sampling redraw: {page.evaluate('document.documentElement.dataset.tpRedrawMs')} ms")  # bench/RESULTS.md
+    plot.evaluate("el => { window.tpDrawn = el.layout.meta.tp; }")
+    page.locator("#sampling-next").click()  # the server's own stages for the same settings: a new figure
+    page.wait_for_function(
+        "() => { const gd = document.querySelector('#sampling-next-plot .js-plotly-plot');"
+        " return gd && gd.layout.meta && gd.layout.meta.tp !== window.tpDrawn; }"
+    )
+    assert plot.evaluate(titles) == drawn
+    assert page.locator("#sampling-next-area").inner_text() == summary

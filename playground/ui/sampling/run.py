@@ -9,6 +9,10 @@ Downloads are built from the kept result only when the user asks (`build_downloa
 
 from __future__ import annotations
 
+import base64
+
+import numpy as np
+
 from typing import Any, Iterator
 
 import gradio as gr
@@ -69,7 +73,22 @@ def _html(result: generation.GenerationResult, lang: str, label: str | None = No
 
 def next_token_figure(result: sampling.NextTokenRun, lang: str):
     view, s = result.views[0], result.settings[0]
-    return figs.distribution_figure(view, _stage_titles(view, s, lang), t("sampling.prob_axis", lang))
+    figure = figs.distribution_figure(view, _stage_titles(view, s, lang), t("sampling.prob_axis", lang))
+    if result.logits is not None:  # Plotly keeps `meta` as inert data: assets/sampling_redraw.js reads it
+        figure.update_layout(meta={"tp": browser_data(result, lang)})
+    return figure
+
+
+def browser_data(result: sampling.NextTokenRun, lang: str) -> dict[str, Any]:
+    """What the page needs to redraw the stages for another temperature, top-k or top-p without the server: every
+    logit, most probable first (float32, base64: ~270 kB for a 50k vocabulary), and the texts as templates."""
+    ordered = np.sort(result.logits.astype(np.float32))[::-1].copy()
+    texts = {
+        key: t(f"sampling.{key}", lang)
+        for key in ("stage.raw", "stage.temperature", "stage.top_k", "stage.top_k_off", "stage.top_p", "stage.top_p_off",
+                    "stage.stats", "summary", "greedy_note")
+    }  # fmt: skip
+    return {"logits": base64.b64encode(ordered.tobytes()).decode("ascii"), "shown": len(result.views[0].tokens), "texts": texts}
 
 
 def compare_figure(result: generation.TemperatureComparison, lang: str):

@@ -15,6 +15,7 @@ from playground.ui.common.links import LinkRun, Step, reveal
 from playground.ui.common.share import share_link_row
 
 EXAMPLES = ["The future of AI is", "人工智能的未来是", "Once upon a time, in a small village,"]
+SETTINGS_JS = "(t, k, p, summary) => (window.tpSampling && window.tpSampling.redraw(t, k, p)) || summary"
 
 
 def _header(loc, key: str) -> None:
@@ -169,6 +170,10 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     restart_button.click(
         lambda: (None, None, "", ""), None, [sampler, step_plot, step_text, step_status], api_visibility="private", queue=False
     )
+    # Another temperature, top-k or top-p redraws the next-token stages in the browser from the logits the figure
+    # brought (assets/sampling_redraw.js): no request; the summary under it is rewritten there too.
+    for slider in settings:
+        slider.input(None, [*settings, next_summary], [next_summary], js=SETTINGS_JS)
     gr.api(run.next_token_api, api_name="next_token", **limits)
     gr.api(run.generate_api, api_name="generate", **limits)
     params = {
