@@ -15,6 +15,7 @@ from playground import device
 from playground.architectures import BlockKind, block_kind
 from playground.errors import InputError
 from playground.fill_mask.data import substitute_masks
+from playground.models import max_tokens
 
 MAX_TOKENS = 128  # a sentence, not a document: a 128-token SmolLM2 pass keeps ~150 MB of stage tensors
 MAX_TEXT_CHARS = 2000
@@ -47,9 +48,9 @@ def encode(lm: Any, text: str) -> dict[str, Any]:
     if not text.strip():
         raise InputError("forward_empty_text", "Type a sentence first.")
     enc = lm.tokenizer(prepared_text(lm, text), return_special_tokens_mask=True, return_token_type_ids=True)
-    n = len(enc["input_ids"])
-    if n > MAX_TOKENS:
-        raise InputError("forward_too_long", "The text has {n} tokens; this view reads at most {limit}.", n=n, limit=MAX_TOKENS)
+    n, limit = len(enc["input_ids"]), min(MAX_TOKENS, max_tokens(lm))
+    if n > limit:
+        raise InputError("forward_too_long", "The text has {n} tokens; this view reads at most {limit}.", n=n, limit=limit)
     return {
         "ids": list(enc["input_ids"]),
         "segments": list(enc.get("token_type_ids") or [0] * n),
