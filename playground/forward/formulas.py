@@ -1,6 +1,6 @@
 """Each stage recomputed from its formula and the model's weights, to check what the hooks captured.
 
-A stage is recomputed from the *captured* tensors it is made of (architectures.Stage.inputs) in float64, so a
+A stage is recomputed from the *captured* tensors it is made of (architectures.Stage.inputs) in float64 (tests) or float32 (the app), so a
 disagreement points at one stage, not at the whole chain behind it. The ops are the formulas the course writes:
 x·W + b, LayerNorm, RMSNorm, softmax(q·kᵀ/√d + mask) with RoPE and grouped-query attention, GELU, SwiGLU.
 """
@@ -26,6 +26,8 @@ class Context:
     rotary: Any  # the rotary embedding module (kind.rope) or None
     ids: torch.Tensor  # (T,)
     segments: torch.Tensor  # (T,)
+    dtype: torch.dtype = torch.float64  # the tests check in float64; the app in float32 (a float64 copy of every
+    # weight cost ~3 plain passes on e5-small), where a formula's own rounding is ~1e-7 of the stage's scale too
 
     @property
     def heads(self) -> int:
@@ -36,32 +38,32 @@ class Context:
         return getattr(self.config, "num_key_value_heads", None) or self.heads
 
 
-def _w(module: Any, name: str = "weight") -> torch.Tensor | None:
+def _w(module: Any, like: torch.Tensor, name: str = "weight") -> torch.Tensor | None:
+    """A weight of `module` on the CPU in `like`'s dtype (no copy when it already is)."""
     value = getattr(module, name, None)
-    return None if value is None else value.detach().double().cpu()
+    return None if value is None else value.detach().to(device="cpu", dtype=like.dtype)
 
 
 def linear(module: Any, x: torch.Tensor) -> torch.Tensor:
     """x·W + b. nn.Linear stores W as (out, in); GPT-2's Conv1D as (in, out)."""
-    w, b = _w(module), _w(module, "bias")
-    y = x @ w if hasattr(module, "nf") else x @ w.T
-    return y if b is None else y + b
+    w, b = _w(module, x), _w(module, x, "bias")
+    return torch.nn.functional.linear(x, w.T if hasattr(module, "nf") else w, b)  # x·Wᵀ + b in one kernel
 
 
 def layernorm(module: Any, x: torch.Tensor) -> torch.Tensor:
     mean, var = x.mean(-1, keepdim=True), x.var(-1, unbiased=False, keepdim=True)
-    return (x - mean) / torch.sqrt(var + module.eps) * _w(module) + _w(module, "bias")
+    return (x - mean) / torch.sqrt(var + module.eps) * _w(module, x) + _w(module, x, "bias")
 
 
 def rmsnorm(module: Any, x: torch.Tensor) -> torch.Tensor:
     eps = getattr(module, "variance_epsilon", None) or getattr(module, "eps")
-    return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) * _w(module)
+    return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps) * _w(module, x)
 
 
 def rope(x: torch.Tensor, rotary: Any) -> torch.Tensor:
     """Rotary position embedding as Llama applies it: x·cos + rotate_half(x)·sin, angles position × inv_freq."""
-    positions = torch.arange(x.shape[-2], dtype=torch.float64)
-    angles = positions[:, None] * rotary.inv_freq.detach().double().cpu()[None, :]
+    positions = torch.arange(x.shape[-2], dtype=x.dtype)
+    angles = positions[:, None] * rotary.inv_freq.detach().to(device="cpu", dtype=x.dtype)[None, :]
     angles = torch.cat([angles, angles], dim=-1)  # (T, d): the same angle for dims i and i + d/2
     scale = float(getattr(rotary, "attention_scaling", 1.0))
     half = x.shape[-1] // 2
@@ -107,10 +109,10 @@ def activation(ctx: Context) -> Callable[[torch.Tensor], torch.Tensor]:
     return ACTIVATIONS[getattr(ctx.config, ctx.kind.act)]
 
 
-# op -> (module, [input tensors], context) -> the stage's tensor. Inputs come without the batch axis, in float64.
+# op -> (module, [input tensors], context) -> the stage's tensor. Inputs come without the batch axis, in ctx.dtype.
 OPS: dict[str, Callable[[Any, list[torch.Tensor], Context], torch.Tensor]] = {
     "same": lambda m, xs, ctx: xs[0],
-    "embedding": lambda m, xs, ctx: _w(m)[xs[0]],
+    "embedding": lambda m, xs, ctx: m.weight.detach()[xs[0].to(m.weight.device)].to(device="cpu", dtype=ctx.dtype),
     "add": lambda m, xs, ctx: sum(xs[1:], xs[0]),
     "linear": lambda m, xs, ctx: linear(m, xs[0]),
     "layernorm": lambda m, xs, ctx: layernorm(m, xs[0]),
@@ -133,12 +135,12 @@ def input_name(point: Point, name: str, layers: int, kind: BlockKind) -> str:
 
 
 def recompute(point: Point, cache: dict[str, torch.Tensor], ctx: Context, layers: int) -> torch.Tensor:
-    """The stage's tensor (no batch axis, float64) from its formula, its module's weights and the captured inputs."""
+    """The stage's tensor (no batch axis, ctx.dtype) from its formula, its module's weights and the captured inputs."""
     raw = {"ids": ctx.ids, "segments": ctx.segments, "positions": torch.arange(len(ctx.ids))}
     xs = []
     for name in point.stage.inputs:
         full = input_name(point, name, layers, ctx.kind)
-        xs.append(raw[full] if full in raw else cache[full][0].double())
+        xs.append(raw[full] if full in raw else cache[full][0].to(ctx.dtype))
     module = point.module
     if point.stage.part >= 0:  # a third of a fused projection: its weights are that third of the module's
         return linear(module, xs[0]).chunk(3, dim=-1)[point.stage.part]
@@ -160,19 +162,21 @@ class Check:
 def verify(
     model: Any, kind: BlockKind, points: dict[str, Point], cache: dict[str, torch.Tensor], ctx: Context
 ) -> dict[str, Check]:
-    """Every captured stage checked against its formula (float64 from the captured inputs), by name."""
+    """Every captured stage checked against its formula (in ctx.dtype, from the captured inputs), by name."""
     layers = 1 + max((p.layer for p in points.values()), default=-1)
     checks = {}
     for name, point in points.items():
         if name not in cache:
             continue
-        captured = cache[name][0].double()
+        captured = cache[name][0].to(ctx.dtype)
         expected = recompute(point, cache, ctx, layers)
         checks[name] = Check(float((captured - expected).abs().max()), float(captured.abs().max()))
     return checks
 
 
-def context(model: Any, kind: BlockKind, ids: torch.Tensor, segments: torch.Tensor) -> Context:
+def context(
+    model: Any, kind: BlockKind, ids: torch.Tensor, segments: torch.Tensor, dtype: torch.dtype = torch.float64
+) -> Context:
     base = getattr(model, "base_model", model)
     rotary = base.get_submodule(kind.rotary) if kind.rotary else None
-    return Context(kind, model.config, rotary, ids.cpu(), segments.cpu())
+    return Context(kind, model.config, rotary, ids.cpu(), segments.cpu(), dtype)

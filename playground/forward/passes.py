@@ -88,7 +88,7 @@ def capture_pass(lm: Any, text: str) -> Pass:
         out = lm.model(**inputs)
     seconds = time.perf_counter() - start
     ids = torch.tensor(encoded["ids"])
-    ctx = formulas.context(lm.model, kind, ids, torch.tensor(encoded["segments"]))
+    ctx = formulas.context(lm.model, kind, ids, torch.tensor(encoded["segments"]), torch.float32)
     checks = formulas.verify(lm.model, kind, table, cache, ctx)
     logits = getattr(out, "logits", None)
     logits_error = float((cache["logits"] - logits.float().cpu()).abs().max()) if "logits" in cache else float("nan")
