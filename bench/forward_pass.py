@@ -86,7 +86,7 @@ def main() -> None:
             start = time.perf_counter()
             run_forward(ForwardRequest(key, text, token=1), runtime)
             others.append(time.perf_counter() - start)
-            size = len(json.dumps(jsonable(result), ensure_ascii=False).encode("utf-8"))
+            size = len(json.dumps(jsonable(result), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         first, other = statistics.median(firsts), statistics.median(others)
         print(
             f"| {key} | {len(encoded['ids'])} | {reference * 1000:.0f} ms | {ours * 1000:.0f} ms | {ours / reference:.2f}x "

@@ -21,7 +21,7 @@ from playground.forward.lens import Logits, Readout
 from playground.runtime import Runtime
 
 KINDS = ("masked", "causal", "encoder")  # model kinds with a stack of self-attention blocks to show
-VECTOR_VALUES = 128  # values of a stage's vector sent to the page (a strip a phone can show); the norm uses all
+VECTOR_VALUES = 64  # values of a stage's vector sent to the page (a strip a phone can show); the norm uses all
 MAX_TOP_K = 20
 PASS_CACHE = 2  # whole passes kept (each up to ~150 MB at MAX_TOKENS on SmolLM2)
 RESULT_CACHE = 64  # results kept (~0.5-1 MB each)
