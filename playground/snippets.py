@@ -106,11 +106,12 @@ View = tuple[Callable[[dict], Any], Callable[[Any], Snippet]]
 
 def views() -> dict[str, View]:
     """Every view that has a snippet: the endpoint names (elmo_vectors, elmo_bilm, elmo_oov, inside_embeddings,
-    inside_params, inside_nsp, inside_heads, ...), plus documented sub-views (compare, step, attention_<view>,
+    inside_params, inside_nsp, inside_heads, forward_block, ...), plus documented sub-views (compare, step, attention_<view>,
     masking_<objective>)."""
     from playground.attention import code as attention_code
     from playground.elmo import code as elmo_code
     from playground.fill_mask import code as fill_mask_code
+    from playground.forward import code as forward_code
     from playground.inside import code as inside_code
     from playground.masking import code as masking_code
     from playground.mlm_lab import code as mlm_lab_code
@@ -127,6 +128,7 @@ def views() -> dict[str, View]:
         inside_code,
         elmo_code,
         mlm_lab_code,
+        forward_code,
     ):
         table.update(module.VIEWS)
     return table

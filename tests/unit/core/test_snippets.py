@@ -29,6 +29,7 @@ REQUESTS = {
     "elmo_bilm": {"sentence": TEXT, "top_k": 2},
     "elmo_oov": {"words": TEXT},
     "mlm_lab": {"use_sample": True, "corpus_file": 'my "corpus" {x}.txt'},
+    "forward_block": {"model": "minilm", "text": TEXT, "layer": 2},
 }
 
 
