@@ -16,6 +16,7 @@ import gradio as gr  # noqa: E402
 from playground.ui.attention import tab as attention_tab  # noqa: E402
 from playground.ui.elmo import tab as elmo_tab  # noqa: E402
 from playground.ui.fill_mask import tab as fill_mask_tab  # noqa: E402
+from playground.ui.forward import tab as forward_tab  # noqa: E402
 from playground.ui.inside import tab as inside_tab  # noqa: E402
 from playground.ui.lessons import tab as lessons_tab  # noqa: E402
 from playground.ui.masking import tab as masking_tab  # noqa: E402
@@ -39,6 +40,7 @@ TABS = [
     ("masking", "masking.tab", masking_tab.build_tab),
     ("sampling", "sampling.tab", sampling_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),
+    ("forward", "forward.tab", forward_tab.build_tab),  # the whole Transformer, one forward pass
     ("inside", "inside.tab", inside_tab.build_tab),
     ("mlm_lab", "mlm_lab.tab", mlm_lab_tab.build_tab),
 ]

@@ -17,7 +17,7 @@ function make(tag, attrs = {}, ...children) {
     else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -75,6 +75,8 @@ function render() {
   const key = `${r.model}|${r.tokens.join('\u0001')}|${r.token}`;
   if (state.key !== key) Object.assign(state, { key, layer: 0, head: 0, temperature: 1, stage: null });
   const words = r.tokens.map((tok, i) => r.display[i] || tok);
+  // a stage's name inside its block ("attn.out" of "blocks.3.attn.out") keys its texts
+  r.stages.forEach((s) => { s.stage = s.stage || s.name.replace(/^blocks\.\d+\./, ''); s.inputs = s.inputs || []; });
   const byName = Object.fromEntries(r.stages.map((s) => [s.name, s]));
   const stageTitle = (s) => tx[`stage.${s.stage}`] || s.stage;
 
@@ -112,7 +114,7 @@ function render() {
     make('div', { class: 'tp-fw-block' },
       make('div', { class: 'tp-fw-stepper' },
         make('button', { class: 'tp-fw-prev', onclick: step(-1) }, tx['ui.prev']),
-        make('h4', {}, fill(tx['ui.block'], { layer: state.layer, layers: r.layers })),
+        make('h4', {}, fill(tx['ui.block'], { layer: state.layer, last: r.layers - 1 })),
         make('button', { class: 'tp-fw-next', onclick: step(1) }, tx['ui.next'])),
       r.stages.filter(inBlock).map(stageButton)),
     output.length ? [make('h4', {}, tx['ui.output']), output.map(stageButton)] : null);
@@ -191,16 +193,16 @@ function render() {
     const L = r.logits, k = r.top.tokens.length;
     const output = make('div', { class: 'tp-fw-output' });
     const label = make('span', {});
-    const draw = () => {
+    const draw = (from = started) => {
       const T = state.temperature, m = Math.max(...L.top_logits, ...L.tail_logits);
       const weights = L.top_logits.map((l) => Math.exp((l - m) / T));
       const z = weights.reduce((a, b) => a + b, 0) + L.tail_logits.reduce((a, l, i) => a + L.tail_counts[i] * Math.exp((l - m) / T), 0);
       label.textContent = `${tx['ui.temperature']} = ${T.toFixed(2)} `;
       output.replaceChildren(bars(L.top_tokens.slice(0, k).map((tok, i) => [tok, weights[i] / z, i === 0])));
-      document.documentElement.dataset.tpForwardMs = String(performance.now() - started);
+      document.documentElement.dataset.tpForwardMs = String(performance.now() - from);
     };
     const slider = make('input', { type: 'range', min: '0.05', max: '2', step: '0.05', value: String(state.temperature), class: 'tp-fw-temperature' });
-    slider.addEventListener('input', () => { state.temperature = Number(slider.value); draw(); });
+    slider.addEventListener('input', () => { state.temperature = Number(slider.value); draw(performance.now()); });
     element.append(make('h4', {}, fill(tx['ui.final'], { k })), make('label', { class: 'tp-fw-t' }, label, slider), output);
     draw();
   }

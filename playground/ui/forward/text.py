@@ -43,7 +43,7 @@ STRINGS = {
     "forward.ui.bidirectional": ("bidirectional: each token sees both sides", "双向：每个词元看见两侧"),
     "forward.ui.tokens": ("Tokens (the one followed is marked):", "词元（被跟随的已标出）："),
     "forward.ui.input": ("Input", "输入"),
-    "forward.ui.block": ("Block {layer} of {layers}", "第 {layer} 块（共 {layers} 块）"),
+    "forward.ui.block": ("Block {layer} (of 0–{last})", "第 {layer} 块（0–{last}）"),
     "forward.ui.output": ("Output", "输出"),
     "forward.ui.prev": ("◀ layer", "◀ 上一层"),
     "forward.ui.next": ("layer ▶", "下一层 ▶"),
