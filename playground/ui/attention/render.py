@@ -108,7 +108,9 @@ def _overview(v: AttentionView, lang: str, out: dict) -> None:
 
 def _tokens(v: AttentionView, lang: str, out: dict) -> None:
     title = t("attention.title.tokens", lang, layer=v.layer, head=v.head)
-    maps = v.maps.attentions[v.layer].astype(np.float32)  # every head of the layer: the legend adds and removes heads
+    # every head of the layer (the legend adds and removes heads), at the 4 decimals the page's redraw gets: the
+    # browser then draws another layer exactly as the server would (same numbers, same bands)
+    maps = np.round(v.maps.attentions[v.layer].astype(np.float64), 4)
     query = None if v.query < 0 else v.query
     out["plot"] = figs.token_view_figure(
         plot_labels(v.maps.labels), maps, v.head, title, query, t("attention.head_n", lang, head="{head}")
