@@ -1,0 +1,93 @@
+"""A slider drag in the browser: how many requests reach the server, and how long until the figure is redrawn.
+
+    python bench/browser_redraw.py [other-app-dir]
+
+Starts this app offline (and, with `other-app-dir`, the app of another checkout, e.g. a worktree of main before the
+one-declaration change) and, in headless Chromium, opens the attention tab's one-head view on MiniLM, then drags the
+layer slider from 0 to its end with the mouse (as a student does: many `input` events on the way), and the
+sampling tab's temperature slider likewise. It counts the requests the page sent during each drag, and times the
+redraw: from the drag's release to the figure's title showing the new value (polled every animation frame). The
+same drag on both apps, in one run: the ratio is the point (docs/measurements.md, bench/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from scripts.serve_app import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
+
+DRAGS = {  # tab link, plot, slider (index in its row), the text the redrawn figure then shows
+    "attention layer": (
+        "?tab=attention&model=minilm&view=head&text=The+animal+didn%27t+cross+the+street+because+it+was+too+tired.",
+        "#attention-plot",
+        "#attention-sliders input[type=range] >> nth=0",
+        "Layer 5, head 0",
+    ),
+    "sampling temperature": (
+        "?tab=sampling&model=smollm2-instruct&prompt=The+future+of+AI+is",
+        "#sampling-next-plot",
+        "#sampling-controls input[type=range] >> nth=0",
+        "After temperature 2",
+    ),
+}
+
+
+def drag(browser, url: str, link: str, plot: str, slider: str, shown: str) -> tuple[int, float | None]:
+    """(requests sent during the drag, seconds from release to the redrawn figure; None: not redrawn in 30 s)."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(url + link)
+    page.locator(f"{plot} .js-plotly-plot").wait_for(timeout=240_000)
+    if "sampling" in link:  # the old page draws the next token only when asked
+        page.locator("#sampling-next").click()
+        page.locator(f"{plot} .js-plotly-plot").wait_for(timeout=240_000)
+    page.wait_for_timeout(1000)  # the page has settled (nothing measured here)
+    box = page.locator(slider).bounding_box()
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url))
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 2, y)
+    page.mouse.down()
+    for step in range(1, 21):
+        page.mouse.move(box["x"] + 2 + (box["width"] - 4) * step / 20, y)
+    start = time.perf_counter()
+    page.mouse.up()
+    try:
+        page.wait_for_function(f"document.querySelector('{plot}').innerText.includes({shown!r})", polling="raf", timeout=30_000)
+        seconds = time.perf_counter() - start
+    except Exception:  # noqa: BLE001 -- Playwright's TimeoutError: the page does not redraw on a drag at all
+        seconds = None
+    page.wait_for_timeout(1500)  # requests a drag still triggers after its release (a debounce, a chained event)
+    page.close()
+    return len(sent), seconds
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    apps = {"this app": ROOT}
+    if len(sys.argv) > 1:
+        apps[f"app in {sys.argv[1]}"] = os.path.abspath(sys.argv[1])
+    with contextlib.ExitStack() as stack, sync_playwright() as p:
+        urls = {name: stack.enter_context(serve(args=[sys.executable, "app.py"], cwd=Path(cwd))) for name, cwd in apps.items()}
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for what, args in DRAGS.items():
+            for name, url in urls.items():
+                drag(browser, url, *args)  # warm: the model loaded, the view cached
+                requests, seconds = drag(browser, url, *args)
+                shown = (
+                    "not redrawn (the page waits for a button)" if seconds is None else f"redrawn {1000 * seconds:5.0f} ms after"
+                )
+                print(f"{what:22} {name:28} requests {requests:3d}  {shown}")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
