@@ -49,6 +49,7 @@ def drag(browser, url: str, link: str, plot: str, slider: str, shown: str) -> tu
         page.locator("#sampling-next").click()
         page.locator(f"{plot} .js-plotly-plot").wait_for(timeout=240_000)
     page.wait_for_timeout(1000)  # the page has settled (nothing measured here)
+    page.locator(slider).scroll_into_view_if_needed()  # the mouse can only drag what is in the window
     box = page.locator(slider).bounding_box()
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.url))
