@@ -6,7 +6,10 @@ to `/gradio_api/call/<name>` (or `/queue/join`) runs even when nobody ever opens
 opened disconnects). `QueueGuard` is a plain ASGI middleware in front of Gradio's routes that adds both:
 
 - a POST that would queue an event is refused (HTTP 429, one log line) while its address already has
-  `per_client` events waiting or running;
+  `per_client` events admitted, waiting or running. The slot is taken under a lock the moment the POST is
+  admitted, before Gradio reads its body, and given back when its event is gone from Gradio's queue (finished,
+  cancelled, failed) or when Gradio did not queue it: counting the queue instead let a burst of POSTs that
+  arrived together all pass, since none of them was queued yet when the next was counted;
 - a stream opened for a session or event marks it read; a queued or running event that nobody has
   read `unread_s` seconds after it was queued is cancelled the way Gradio cancels the events of a stream
   that disconnects (`Queue.clean_events`).
@@ -21,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from collections import OrderedDict
 from typing import Any, Iterable
@@ -66,6 +70,9 @@ class QueueGuard:
         self._watcher: asyncio.Task | None = None
         self._server: Any = None
         self._names: dict[str, list[str]] | None = None  # endpoint -> its parameter names (read once from Gradio)
+        # address -> its admitted POSTs: a slot is [event id], None until Gradio has answered with the id
+        self._slots: dict[str, list[list[str | None]]] = {}
+        self._slots_lock = threading.Lock()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -76,19 +83,74 @@ class QueueGuard:
         path, method = scope.get("path", ""), scope.get("method", "")
         if method == "GET":
             self._mark_read(path, scope.get("query_string", b"").decode("latin-1"))
-        elif method == "POST" and path.startswith(f"{API}/call/"):
-            receive, refusal = await self._check_values(path[len(f"{API}/call/") :].strip("/"), receive)
-            if refusal:
-                log.info("refused: %s", refusal)
-                return await _json(send, 422, {"detail": refusal})
+            return await self.app(scope, receive, send)
+        slot = None
         if method == "POST" and path.startswith(JOIN_PATHS) and self.per_client > 0:
             who = address((scope.get("client") or ("",))[0], _Headers(scope))
-            waiting = sum(1 for event in [*self._waiting(), *self._running()] if event.alive and client_key(event.request) == who)
-            if waiting >= self.per_client:
-                log.info("refused: %s already has %d requests queued (PLAYGROUND_CLIENT_QUEUE)", who, waiting)
-                return await _json(send, 429, {"detail": f"Too many requests waiting from your address ({waiting}): "
+            slot, held = self._admit(who)
+            if slot is None:
+                log.info("refused: %s already has %d requests queued (PLAYGROUND_CLIENT_QUEUE)", who, held)
+                return await _json(send, 429, {"detail": f"Too many requests waiting from your address ({held}): "
                                                           "wait for them to finish, then try again."})  # fmt: skip
-        return await self.app(scope, receive, send)
+        try:
+            if method == "POST" and path.startswith(f"{API}/call/"):
+                receive, refusal = await self._check_values(path[len(f"{API}/call/") :].strip("/"), receive)
+                if refusal:
+                    log.info("refused: %s", refusal)
+                    return await _json(send, 422, {"detail": refusal})
+            if slot is None:
+                return await self.app(scope, receive, send)
+            return await self.app(scope, receive, self._reading_event_id(send, slot))
+        finally:
+            if slot is not None and slot[0] is None:  # Gradio queued nothing (refused, failed, client gone)
+                self._release(who, slot)
+
+    # -- the per-address cap ------------------------------------------------------------------------------------
+    def _admit(self, who: str) -> tuple[list[str | None] | None, int]:
+        """A slot for one more event of `who`, or None and how many it holds. Counting and taking happen under one
+        lock with no await between them, so POSTs that arrive together are counted one after another."""
+        with self._slots_lock:
+            held = self._slots.setdefault(who, [])
+            held[:] = [slot for slot in held if slot[0] is None or self._alive(slot[0])]
+            if len(held) >= self.per_client:
+                return None, len(held)
+            slot: list[str | None] = [None]
+            held.append(slot)
+            return slot, len(held)
+
+    def _release(self, who: str, slot: list[str | None]) -> None:
+        with self._slots_lock:
+            held = self._slots.get(who, [])
+            if slot in held:
+                held.remove(slot)
+            if not held:
+                self._slots.pop(who, None)
+
+    def _alive(self, event_id: str) -> bool:
+        """Whether Gradio still holds this event, waiting or running (it forgets an event once it has finished,
+        failed or been cancelled; a cancelled running one is no longer alive)."""
+        queue = self._queue()
+        event = queue.event_ids_to_events.get(event_id) if queue is not None else None
+        return event is not None and event.alive
+
+    @staticmethod
+    def _reading_event_id(send, slot: list[str | None]):
+        """`send`, noting in `slot` the event id of Gradio's answer ({"event_id": ...}, status 200)."""
+        state = {"status": 0, "body": b""}
+
+        async def noting(message):
+            if message["type"] == "http.response.start":
+                state["status"] = message.get("status", 0)
+            elif message["type"] == "http.response.body" and state["status"] == 200:
+                state["body"] += message.get("body", b"")
+                if not message.get("more_body", False):
+                    try:
+                        slot[0] = json.loads(state["body"]).get("event_id") or None
+                    except (ValueError, AttributeError):
+                        pass
+            await send(message)
+
+        return noting
 
     # -- a REST call's values -------------------------------------------------------------------------------------
     async def _check_values(self, name: str, receive) -> tuple[Any, str]:

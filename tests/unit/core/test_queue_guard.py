@@ -6,6 +6,7 @@ import json
 import logging
 from typing import Iterator
 import threading
+from concurrent.futures import ThreadPoolExecutor
 import time
 import urllib.error
 import urllib.request
@@ -82,6 +83,25 @@ def test_one_address_cannot_fill_the_queue_and_others_still_get_in(server):
     status, body = post(base, "endless", ["a"])
     assert status == 429 and "waiting from your address" in body["detail"]
     assert post(base, "quick", ["b", 1], forwarded="10.0.0.2")[0] == 200  # another student is not refused
+
+
+def test_a_simultaneous_burst_from_one_address_gets_its_cap_and_no_more(server):
+    """Posts that arrive together are counted as they are admitted, not once Gradio has queued them: a burst of 30
+    from one address (more than the whole queue, 20) gets 3 in, and another student still gets in and is answered."""
+    base, demo, _ = server
+    burst = 30
+    start = threading.Barrier(burst)
+
+    def fire(_):
+        start.wait()  # every thread posts at the same moment
+        return post(base, "endless", ["burst"], forwarded="10.0.0.7")[0]
+
+    with ThreadPoolExecutor(burst) as pool:
+        codes = list(pool.map(fire, range(burst)))
+    assert codes.count(200) == 3 and codes.count(429) == burst - 3, codes
+    status, body = post(base, "quick", ["next student", 1], forwarded="10.0.0.8")
+    assert status == 200, body
+    assert "NEXT STUDENT" in read(base, "quick", body["event_id"])
 
 
 def test_work_nobody_reads_is_cancelled_and_the_next_user_does_not_wait(server):
