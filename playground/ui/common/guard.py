@@ -14,7 +14,8 @@ opened disconnects). `QueueGuard` is a plain ASGI middleware in front of Gradio'
   read `unread_s` seconds after it was queued is cancelled the way Gradio cancels the events of a stream
   that disconnects (`Queue.clean_events`).
 
-It also refuses, in words and one log line, a REST call that leaves trailing values out (Gradio answers it
+It also refuses, in words and one log line, a JSON body nested past Python's reader (RecursionError, which every
+/call and the MCP server turned into an HTTP 500 with a traceback), and a REST call that leaves trailing values out (Gradio answers it
 with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their session and request)
 and never changes how Gradio runs one.
 """
@@ -34,6 +35,7 @@ from playground import settings
 log = logging.getLogger("playground")
 API = "/gradio_api"
 JOIN_PATHS = (f"{API}/queue/join", f"{API}/call/")
+JSON = "application/json"
 READ_REMEMBERED = 20_000  # session / event ids seen reading (oldest forgotten first)
 
 
@@ -93,11 +95,15 @@ class QueueGuard:
                 return await _json(send, 429, {"detail": f"Too many requests waiting from your address ({held}): "
                                                           "wait for them to finish, then try again."})  # fmt: skip
         try:
-            if method == "POST" and path.startswith(f"{API}/call/"):
-                receive, refusal = await self._check_values(path[len(f"{API}/call/") :].strip("/"), receive)
+            call = path.startswith(f"{API}/call/")  # read whatever its content type says: Gradio reads it as JSON
+            if method == "POST" and (call or path.startswith(API) and _Headers(scope).get("content-type", "").startswith(JSON)):
+                receive, data, refusal = await self._read_json(receive)
+                status = 400
+                if not refusal and call:
+                    refusal, status = self._check_values(path[len(f"{API}/call/") :].strip("/"), data), 422
                 if refusal:
                     log.info("refused: %s", refusal)
-                    return await _json(send, 422, {"detail": refusal})
+                    return await _json(send, status, {"detail": refusal})
             if slot is None:
                 return await self.app(scope, receive, send)
             return await self.app(scope, receive, self._reading_event_id(send, slot))
@@ -152,15 +158,17 @@ class QueueGuard:
 
         return noting
 
-    # -- a REST call's values -------------------------------------------------------------------------------------
-    async def _check_values(self, name: str, receive) -> tuple[Any, str]:
-        """Read a /call/<name> body; refuse it in words when it leaves values out (Gradio answers {"error": null}
-        and logs a traceback). Returns a `receive` that replays the body to Gradio, and the refusal or ""."""
+    # -- a JSON body ---------------------------------------------------------------------------------------------
+    async def _read_json(self, receive) -> tuple[Any, Any, str]:
+        """Read a JSON body: a `receive` that replays it to the app, its data (None when it is not JSON: the app
+        answers that), and a refusal or "". JSON nested past Python's recursion limit (a 10 KB body of brackets)
+        raises RecursionError, not a ValueError: Gradio's /call route through this guard and the MCP server then
+        answered HTTP 500 with a traceback in the log; it is refused here in words."""
         chunks, more = [], True
         while more:
             message = await receive()
             if message["type"] != "http.request":
-                return receive, ""
+                return receive, None, ""
             chunks.append(message.get("body", b""))
             more = message.get("more_body", False)
         body, replayed = b"".join(chunks), False
@@ -172,15 +180,23 @@ class QueueGuard:
             replayed = True
             return {"type": "http.request", "body": body, "more_body": False}
 
-        names = self._parameters(name)
         try:
-            data = json.loads(body).get("data") if body else None
-        except (ValueError, AttributeError):
-            return replay, ""  # Gradio's own validation answers a malformed body
+            return replay, (json.loads(body) if body else None), ""
+        except RecursionError:
+            return replay, None, "The request's JSON is nested too deeply to read (Python reads about 1,000 levels)."
+        except ValueError:
+            return replay, None, ""
+
+    # -- a REST call's values -------------------------------------------------------------------------------------
+    def _check_values(self, name: str, body: Any) -> str:
+        """A refusal in words for a /call/<name> body that leaves values out (Gradio answers {"error": null} and logs
+        a traceback), or ""."""
+        names = self._parameters(name)
+        data = body.get("data") if isinstance(body, dict) else None
         if names is None or not isinstance(data, list) or len(data) >= len(names):
-            return replay, ""
+            return ""
         missing = ", ".join(names[len(data) :])
-        return replay, (
+        return (
             f"/{name} takes {len(names)} values in this order: {', '.join(names)}; {len(data)} were sent "
             f"(missing: {missing}). Send every value, defaults included (the API page lists them)."
         )
