@@ -21,7 +21,7 @@ import torch  # noqa: E402
 
 from playground import models  # noqa: E402
 from playground.mlm_lab import corpus  # noqa: E402
-from playground.mlm_lab.training import LabSettings, evaluate, fixed_eval_batches  # noqa: E402
+from playground.mlm_lab.training import LabSettings, answered_pieces, evaluate, fixed_eval_batches  # noqa: E402
 
 
 @torch.no_grad()
@@ -40,7 +40,7 @@ def main() -> None:
         lm.model.eval()
         texts = corpus.sentences(corpus.sample_corpus(sample))
         _, held = corpus.split(texts, 0)
-        batches = fixed_eval_batches(lm.tokenizer, held, LabSettings(base=key))
+        batches = fixed_eval_batches(lm.tokenizer, held, LabSettings(base=key), answered_pieces(lm))
         runs = {"blanks only": [], "whole model": []}
         for _ in range(3):
             start = time.perf_counter()

@@ -39,6 +39,9 @@ class ModelSpec:
     overlay: str = ""  # safetensors under assets/ loaded over the bundle's weights (parts trained here, e.g. an MLM head)
     num_layers: int = 0  # keep only the first N encoder layers of the weights (0: all); e5-mlm reads a middle layer
     revision: str = ""  # hub models: the commit loaded ("" = the repo's main); a Space preloads this very one
+    # Its MLM head was trained to answer part of the vocabulary only; every other piece sits at one bias floor, ranked
+    # last (scripts/train_e5_mlm.py, `unseen_bias`). Training and scoring blanks use only the answered pieces.
+    partial_head: bool = False
 
     def speaks(self, lang: str) -> bool:
         return lang in self.languages
@@ -207,6 +210,7 @@ BUILTIN = [
         model_type="bert",
         overlay="e5_mlm/overlay.safetensors",
         num_layers=6,
+        partial_head=True,  # 12,629 of XLM-R's 250,002 pieces: single Chinese characters and "▁word" English words
     ),  # layers 5-6 + head trained by scripts/train_e5_mlm.py (docs/models-chinese.md: why 6 layers, data, hit@5)
     ModelSpec(
         "glove",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from playground import checks
 from playground.mlm_lab import corpus as corpus_mod
 from playground.mlm_lab.training import MAX_HELD_OUT, MAX_TOKENS, LabSettings, check_settings, trainer_options
+from playground.registry import get_spec
 from playground.snippets import Snippet, comment, header, join, load_model, offline, py
 
 SAMPLE_FILE = "assets/mlm_lab/medicine.txt"  # the default sample, relative to the playground's folder
@@ -49,6 +50,7 @@ def _indented(text: str, spaces: int) -> list[str]:
 def lab_code(request: LabCodeRequest) -> Snippet:
     """The Trainer script of one lab run: corpus file, base model, settings and seed as the page ran them."""
     s = request.settings
+    partial = get_spec(s.base).partial_head  # e5-mlm: blanks only where its head answers (training.answered_pieces)
     lines = header(
         "MLM lab, fine-tuning with the Trainer API",
         "MLM 实验室：用 Trainer API 微调",
@@ -75,6 +77,20 @@ def lab_code(request: LabCodeRequest) -> Snippet:
         *load_model(s.base, "AutoModelForMaskedLM"),
         "model = model.float()  "
         + comment("train in float32 (weights load in half precision on a GPU)", "用 float32 训练（GPU 上权重以半精度加载）"),
+        *(
+            [
+                "",
+                comment(
+                    "its head answers only the pieces it was trained on (the rest share one lowest bias): "
+                    "the rest count as special tokens, never hidden (as on the page)",
+                    "它的预测头只回答训练过的词元（其余共用最低偏置）：其余当作特殊词元，不遮盖（与页面相同）",
+                ),
+                "bias = model.get_output_embeddings().bias",
+                "answered = (bias > bias.min()).tolist()",
+            ]
+            if partial
+            else []
+        ),
         "",
         "",
         "def encode(texts):",
@@ -107,6 +123,16 @@ def lab_code(request: LabCodeRequest) -> Snippet:
                 '    enc["offset_mapping"] = [word_gaps(t, o) for t, o in zip(texts, enc["offset_mapping"])]',
             ]
             if s.whole_word
+            else []
+        ),
+        *(
+            [
+                '    enc["special_tokens_mask"] = [',
+                "        [int(s or not answered[i]) for s, i in zip(sp, ids)]",
+                '        for sp, ids in zip(enc["special_tokens_mask"], enc["input_ids"])',
+                "    ]",
+            ]
+            if partial
             else []
         ),
         "    return [dict(zip(enc.keys(), row)) for row in zip(*enc.values())]",

@@ -73,10 +73,12 @@ def train(
     should_stop: Callable[[], bool],
     eval_every: int | None = None,
     clock: Callable[[], float] = time.monotonic,
+    answers=None,
 ) -> tuple[int, float, str]:
-    """Train `lm.model` in place; returns (steps done, seconds, why it stopped: steps | time | cancelled)."""
+    """Train `lm.model` in place; returns (steps done, seconds, why it stopped: steps | time | cancelled).
+    `answers`: the pieces the base's head answers (training.answered_pieces), the only ones hidden and scored."""
     collator = collator_for(lm.tokenizer, settings, settings.seed)
-    feats = encode(lm.tokenizer, train_texts)
+    feats = encode(lm.tokenizer, train_texts, answers)
     every = eval_every or max(5, settings.max_steps // 4)
     stream = Stream(lm, eval_batches, settings, on_point, should_stop, every, clock)
     verbosity = hf_logging.get_verbosity()  # Trainer sets it process-wide from `log_level` and never puts it back

@@ -20,6 +20,9 @@ from playground.models import LoadedModel
 from playground.runtime import Runtime
 
 MAX_TEMPERATURE = 2.0
+# The smallest temperature above 0: scores divided by 1e-40 overflow float32 to inf, and their softmax is NaN (a
+# traceback from torch.multinomial, bare NaNs in /next_token's JSON). 0 is the limit, the greedy choice.
+MIN_TEMPERATURE = 1e-4
 MAX_NEW_TOKENS = 200
 MAX_SAMPLES = 5
 MAX_TOP_K = 1000  # top-k beyond this keeps practically the whole distribution anyway
@@ -43,10 +46,25 @@ class SamplingSettings:
 
 def settings(temperature: float, top_k: int, top_p: float) -> SamplingSettings:
     """Checked settings (temperature 0 = greedy, top_k 0 and top_p 1 = off), or the checks' InputError."""
-    temperature = checks.number(temperature, "temperature", 0, MAX_TEMPERATURE)
+    temperature = check_temperature(temperature, "temperature")
     top_k = checks.whole(top_k, "top_k", 0, MAX_TOP_K)
     top_p = checks.number(top_p, "top_p", 0, 1, low_open=True)
     return SamplingSettings(temperature, top_k, top_p)
+
+
+def check_temperature(value: Any, name: str) -> float:
+    """0 (greedy) or a number from MIN_TEMPERATURE to MAX_TEMPERATURE, or the checks' InputError."""
+    temperature = checks.number(value, name, 0, MAX_TEMPERATURE)
+    if 0 < temperature < MIN_TEMPERATURE:
+        raise InputError(
+            "input_temperature_tiny",
+            "{name} must be 0 (greedy) or from {low} to {high}: a smaller temperature overflows the scores "
+            "(0 is its limit, the greedy choice).",
+            name=name,
+            low=f"{MIN_TEMPERATURE:g}",
+            high=f"{MAX_TEMPERATURE:g}",
+        )
+    return temperature
 
 
 def check_prompt(prompt: Any) -> str:
@@ -247,7 +265,7 @@ def causal_model(key: str | None, runtime: Runtime) -> LoadedModel:
 
 def check_temperatures(value: Any) -> tuple[float, ...]:
     """At most MAX_TEMPERATURES temperatures, each a number in range (None -> none)."""
-    each = lambda v: checks.number(v, "temperatures", 0, MAX_TEMPERATURE)  # noqa: E731
+    each = lambda v: check_temperature(v, "temperatures")  # noqa: E731
     return checks.numbers(value, "temperatures", MAX_TEMPERATURES, each)
 
 

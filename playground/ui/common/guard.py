@@ -6,12 +6,16 @@ to `/gradio_api/call/<name>` (or `/queue/join`) runs even when nobody ever opens
 opened disconnects). `QueueGuard` is a plain ASGI middleware in front of Gradio's routes that adds both:
 
 - a POST that would queue an event is refused (HTTP 429, one log line) while its address already has
-  `per_client` events waiting or running;
+  `per_client` events admitted, waiting or running. The slot is taken under a lock the moment the POST is
+  admitted, before Gradio reads its body, and given back when its event is gone from Gradio's queue (finished,
+  cancelled, failed) or when Gradio did not queue it: counting the queue instead let a burst of POSTs that
+  arrived together all pass, since none of them was queued yet when the next was counted;
 - a stream opened for a session or event marks it read; a queued or running event that nobody has
   read `unread_s` seconds after it was queued is cancelled the way Gradio cancels the events of a stream
   that disconnects (`Queue.clean_events`).
 
-It also refuses, in words and one log line, a REST call that leaves trailing values out (Gradio answers it
+It also refuses, in words and one log line, a JSON body nested past Python's reader (RecursionError, which every
+/call and the MCP server turned into an HTTP 500 with a traceback), and a REST call that leaves trailing values out (Gradio answers it
 with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their session and request)
 and never changes how Gradio runs one.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from collections import OrderedDict
 from typing import Any, Iterable
@@ -30,6 +35,7 @@ from playground import settings
 log = logging.getLogger("playground")
 API = "/gradio_api"
 JOIN_PATHS = (f"{API}/queue/join", f"{API}/call/")
+JSON = "application/json"
 READ_REMEMBERED = 20_000  # session / event ids seen reading (oldest forgotten first)
 
 
@@ -66,6 +72,9 @@ class QueueGuard:
         self._watcher: asyncio.Task | None = None
         self._server: Any = None
         self._names: dict[str, list[str]] | None = None  # endpoint -> its parameter names (read once from Gradio)
+        # address -> its admitted POSTs: a slot is [event id], None until Gradio has answered with the id
+        self._slots: dict[str, list[list[str | None]]] = {}
+        self._slots_lock = threading.Lock()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -76,29 +85,90 @@ class QueueGuard:
         path, method = scope.get("path", ""), scope.get("method", "")
         if method == "GET":
             self._mark_read(path, scope.get("query_string", b"").decode("latin-1"))
-        elif method == "POST" and path.startswith(f"{API}/call/"):
-            receive, refusal = await self._check_values(path[len(f"{API}/call/") :].strip("/"), receive)
-            if refusal:
-                log.info("refused: %s", refusal)
-                return await _json(send, 422, {"detail": refusal})
+            return await self.app(scope, receive, send)
+        slot = None
         if method == "POST" and path.startswith(JOIN_PATHS) and self.per_client > 0:
             who = address((scope.get("client") or ("",))[0], _Headers(scope))
-            waiting = sum(1 for event in [*self._waiting(), *self._running()] if event.alive and client_key(event.request) == who)
-            if waiting >= self.per_client:
-                log.info("refused: %s already has %d requests queued (PLAYGROUND_CLIENT_QUEUE)", who, waiting)
-                return await _json(send, 429, {"detail": f"Too many requests waiting from your address ({waiting}): "
+            slot, held = self._admit(who)
+            if slot is None:
+                log.info("refused: %s already has %d requests queued (PLAYGROUND_CLIENT_QUEUE)", who, held)
+                return await _json(send, 429, {"detail": f"Too many requests waiting from your address ({held}): "
                                                           "wait for them to finish, then try again."})  # fmt: skip
-        return await self.app(scope, receive, send)
+        try:
+            call = path.startswith(f"{API}/call/")  # read whatever its content type says: Gradio reads it as JSON
+            if method == "POST" and (call or path.startswith(API) and _Headers(scope).get("content-type", "").startswith(JSON)):
+                receive, data, refusal = await self._read_json(receive)
+                status = 400
+                if not refusal and call:
+                    refusal, status = self._check_values(path[len(f"{API}/call/") :].strip("/"), data), 422
+                if refusal:
+                    log.info("refused: %s", refusal)
+                    return await _json(send, status, {"detail": refusal})
+            if slot is None:
+                return await self.app(scope, receive, send)
+            return await self.app(scope, receive, self._reading_event_id(send, slot))
+        finally:
+            if slot is not None and slot[0] is None:  # Gradio queued nothing (refused, failed, client gone)
+                self._release(who, slot)
 
-    # -- a REST call's values -------------------------------------------------------------------------------------
-    async def _check_values(self, name: str, receive) -> tuple[Any, str]:
-        """Read a /call/<name> body; refuse it in words when it leaves values out (Gradio answers {"error": null}
-        and logs a traceback). Returns a `receive` that replays the body to Gradio, and the refusal or ""."""
+    # -- the per-address cap ------------------------------------------------------------------------------------
+    def _admit(self, who: str) -> tuple[list[str | None] | None, int]:
+        """A slot for one more event of `who`, or None and how many it holds. Counting and taking happen under one
+        lock with no await between them, so POSTs that arrive together are counted one after another."""
+        with self._slots_lock:
+            held = self._slots.setdefault(who, [])
+            held[:] = [slot for slot in held if slot[0] is None or self._alive(slot[0])]
+            if len(held) >= self.per_client:
+                return None, len(held)
+            slot: list[str | None] = [None]
+            held.append(slot)
+            return slot, len(held)
+
+    def _release(self, who: str, slot: list[str | None]) -> None:
+        with self._slots_lock:
+            held = self._slots.get(who, [])
+            if slot in held:
+                held.remove(slot)
+            if not held:
+                self._slots.pop(who, None)
+
+    def _alive(self, event_id: str) -> bool:
+        """Whether Gradio still holds this event, waiting or running (it forgets an event once it has finished,
+        failed or been cancelled; a cancelled running one is no longer alive)."""
+        queue = self._queue()
+        event = queue.event_ids_to_events.get(event_id) if queue is not None else None
+        return event is not None and event.alive
+
+    @staticmethod
+    def _reading_event_id(send, slot: list[str | None]):
+        """`send`, noting in `slot` the event id of Gradio's answer ({"event_id": ...}, status 200)."""
+        state = {"status": 0, "body": b""}
+
+        async def noting(message):
+            if message["type"] == "http.response.start":
+                state["status"] = message.get("status", 0)
+            elif message["type"] == "http.response.body" and state["status"] == 200:
+                state["body"] += message.get("body", b"")
+                if not message.get("more_body", False):
+                    try:
+                        slot[0] = json.loads(state["body"]).get("event_id") or None
+                    except (ValueError, AttributeError):
+                        pass
+            await send(message)
+
+        return noting
+
+    # -- a JSON body ---------------------------------------------------------------------------------------------
+    async def _read_json(self, receive) -> tuple[Any, Any, str]:
+        """Read a JSON body: a `receive` that replays it to the app, its data (None when it is not JSON: the app
+        answers that), and a refusal or "". JSON nested past Python's recursion limit (a 10 KB body of brackets)
+        raises RecursionError, not a ValueError: Gradio's /call route through this guard and the MCP server then
+        answered HTTP 500 with a traceback in the log; it is refused here in words."""
         chunks, more = [], True
         while more:
             message = await receive()
             if message["type"] != "http.request":
-                return receive, ""
+                return receive, None, ""
             chunks.append(message.get("body", b""))
             more = message.get("more_body", False)
         body, replayed = b"".join(chunks), False
@@ -110,15 +180,23 @@ class QueueGuard:
             replayed = True
             return {"type": "http.request", "body": body, "more_body": False}
 
-        names = self._parameters(name)
         try:
-            data = json.loads(body).get("data") if body else None
-        except (ValueError, AttributeError):
-            return replay, ""  # Gradio's own validation answers a malformed body
+            return replay, (json.loads(body) if body else None), ""
+        except RecursionError:
+            return replay, None, "The request's JSON is nested too deeply to read (Python reads about 1,000 levels)."
+        except ValueError:
+            return replay, None, ""
+
+    # -- a REST call's values -------------------------------------------------------------------------------------
+    def _check_values(self, name: str, body: Any) -> str:
+        """A refusal in words for a /call/<name> body that leaves values out (Gradio answers {"error": null} and logs
+        a traceback), or ""."""
+        names = self._parameters(name)
+        data = body.get("data") if isinstance(body, dict) else None
         if names is None or not isinstance(data, list) or len(data) >= len(names):
-            return replay, ""
+            return ""
         missing = ", ".join(names[len(data) :])
-        return replay, (
+        return (
             f"/{name} takes {len(names)} values in this order: {', '.join(names)}; {len(data)} were sent "
             f"(missing: {missing}). Send every value, defaults included (the API page lists them)."
         )

@@ -213,6 +213,11 @@ STRINGS = {
         "训练进程意外停止（退出码 {exit}）：请重试，也可以减少步数。",
     ),
     "error.lab_failed": ("The training failed ({kind}: {reason}).", "训练失败（{kind}：{reason}）。"),
+    "error.lab_unreadable_corpus": (
+        "{model} reads {share} of this corpus as its unknown token {unk}: it would learn to predict {unk}. "
+        "Choose a base that reads the corpus's language: {readers}.",
+        "{model} 把这份语料的 {share} 读成未知词元 {unk}：它只会学着预测 {unk}。请选择能读这种语言的基础模型：{readers}。",
+    ),
     "error.lab_upload": ("The file could not be read as UTF-8 text.", "无法以 UTF-8 文本读取该文件。"),
     "mlm_lab.session_choice": ("Your lab model ({base}, {steps} steps)", "你的实验室模型（{base}，{steps} 步）"),
     # a session's lab model as results name it (playground.registry.LAB_MODEL_ID / LAB_MODEL_LABEL)

@@ -97,6 +97,11 @@ STRINGS = {
         "中文提示词的续写效果很差。中文需要 GPT-2 Chinese（uer/gpt2-chinese-cluecorpussmall），它只能在可访问 Hugging Face Hub 时加载。",
     ),
     "sampling.no_model": ("No causal language model is available here.", "此处没有可用的因果语言模型。"),
+    "error.input_temperature_tiny": (
+        "{name} must be 0 (greedy) or from {low} to {high}: a smaller temperature overflows the scores "
+        "(0 is its limit, the greedy choice).",
+        "{name} 必须是 0（贪心）或 {low} 到 {high} 之间的数：更小的温度会让分数溢出（它的极限 0 就是贪心选择）。",
+    ),
     "error.sampling_budget": (
         "This asks for {total} tokens in all (max new tokens × samples{times}); one request may draw at most {max}.",
         "这次请求共需 {total} 个词元（最多新词元数 × 样本数{times}）；每次请求最多生成 {max} 个。",

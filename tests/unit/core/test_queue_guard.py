@@ -6,6 +6,7 @@ import json
 import logging
 from typing import Iterator
 import threading
+from concurrent.futures import ThreadPoolExecutor
 import time
 import urllib.error
 import urllib.request
@@ -84,6 +85,25 @@ def test_one_address_cannot_fill_the_queue_and_others_still_get_in(server):
     assert post(base, "quick", ["b", 1], forwarded="10.0.0.2")[0] == 200  # another student is not refused
 
 
+def test_a_simultaneous_burst_from_one_address_gets_its_cap_and_no_more(server):
+    """Posts that arrive together are counted as they are admitted, not once Gradio has queued them: a burst of 30
+    from one address (more than the whole queue, 20) gets 3 in, and another student still gets in and is answered."""
+    base, demo, _ = server
+    burst = 30
+    start = threading.Barrier(burst)
+
+    def fire(_):
+        start.wait()  # every thread posts at the same moment
+        return post(base, "endless", ["burst"], forwarded="10.0.0.7")[0]
+
+    with ThreadPoolExecutor(burst) as pool:
+        codes = list(pool.map(fire, range(burst)))
+    assert codes.count(200) == 3 and codes.count(429) == burst - 3, codes
+    status, body = post(base, "quick", ["next student", 1], forwarded="10.0.0.8")
+    assert status == 200, body
+    assert "NEXT STUDENT" in read(base, "quick", body["event_id"])
+
+
 def test_work_nobody_reads_is_cancelled_and_the_next_user_does_not_wait(server):
     base, demo, guard = server
     CLOSED.clear()
@@ -121,6 +141,43 @@ def test_a_rest_call_that_leaves_values_out_is_refused_in_words_with_one_log_lin
     status, body = post(base, "quick", ["ok", 2], forwarded="10.0.0.6")  # all values: answered as before
     assert status == 200 and "OKOK" in read(base, "quick", body["event_id"])
     assert "Traceback" not in capfd.readouterr().err
+
+
+DEEP = "[" * 5000 + "]" * 5000  # 10 KB of JSON nested past Python's recursion limit
+
+
+@pytest.mark.parametrize("mcp", [False, True], ids=["rest", "mcp"])
+def test_json_nested_too_deep_is_refused_in_words_not_a_500_with_a_traceback(use_settings, caplog, capfd, mcp):
+    """json.loads raises RecursionError (not a ValueError) past ~1,000 levels: the guard's own reading of a /call body
+    and the MCP server's answered HTTP 500 with a traceback in the log, for every endpoint."""
+    use_settings(trusted_proxy=True)
+    with gr.Blocks() as demo:
+        gr.api(quick, api_name="quick")
+    demo.queue(max_size=20)
+    port = free_port()
+    middleware = [Middleware(QueueGuard, per_client=3, unread_s=0)]
+    demo.launch(
+        server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, mcp_server=mcp, app_kwargs={"middleware": middleware}
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        if mcp:
+            body = '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "quick", "arguments": {"text": '
+            url, body = f"{base}/gradio_api/mcp/", body + DEEP + "}}}"
+        else:
+            url, body = f"{base}/gradio_api/call/quick", '{"data": [' + DEEP + ", 1]}"
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        with caplog.at_level(logging.INFO, logger="playground"):
+            try:
+                with urllib.request.urlopen(urllib.request.Request(url, body.encode(), headers), timeout=10) as r:
+                    status, answer = r.status, r.read()
+            except urllib.error.HTTPError as e:
+                status, answer = e.code, e.read()
+        assert status == 400 and b"nested" in answer, (status, answer[:300])
+        assert any("nested" in r.message for r in caplog.records if r.message.startswith("refused"))
+        assert "Traceback" not in capfd.readouterr().err
+    finally:
+        demo.close()
 
 
 def test_launch_bounds_uploads_and_sessions():

@@ -13,13 +13,23 @@ from playground.runtime import Runtime
 from playground.ui.common.widgets import friendly_errors
 
 BAD_TEXT = [(None, "input_not_text"), (["a"], "input_not_text"), (7, "input_not_text"), ("a\ud800b", "input_bad_unicode")]
-BAD_TEMPERATURE = [None, [0.5], math.inf, -math.inf, math.nan, -1, "x", "0.8", True, 2.5, 10**400]
+BAD_TEMPERATURE = [None, [0.5], math.inf, -math.inf, math.nan, -1, "x", "0.8", True, 2.5, 10**400, 1e-40, 5e-324, 1e-5]
 BAD_TOP_K = [1.5, -1, math.inf, math.nan, None, "3", [3], 10**6]
 BAD_TOP_P = [0, 1.5, -0.1, math.nan, None, "x", [0.5]]
 BAD_MAX_NEW = [1.5, 0, 10**9, -3, math.inf, None, "40", [40]]
 BAD_SAMPLES = [0, 1.5, 6, None, math.inf, "2"]
 BAD_SEED = [None, math.inf, 1.5, 2**70, 2**32, -1, -0.5, "5", [5], math.nan]
-BAD_TEMPERATURES = [[0.5] * (sampling.MAX_TEMPERATURES + 1), [0.5, "x"], [0.5, None], [math.nan], [3.0], 0.5, "0.5", [[0.5]]]
+BAD_TEMPERATURES = [
+    [0.5] * (sampling.MAX_TEMPERATURES + 1),
+    [0.5, "x"],
+    [0.5, None],
+    [math.nan],
+    [3.0],
+    0.5,
+    "0.5",
+    [[0.5]],
+    [0.5, 1e-40],
+]
 
 
 def _never(key):
@@ -70,6 +80,25 @@ def test_model(entry, model, code):
 @pytest.mark.parametrize("value", BAD_TEMPERATURE)
 def test_temperature(entry, value):
     refused(entry(temperature=value), "temperature")
+
+
+def test_a_temperature_too_small_to_divide_by_says_zero_is_greedy_in_both_languages():
+    """1e-40 passed the 0-2 check: the scores overflowed to NaN (/generate: torch.multinomial's traceback; /next_token:
+    bare NaNs in its JSON). Between 0 (greedy, the limit) and the smallest safe temperature, refused in words."""
+    from playground.ui.common.i18n import t
+
+    error = refused(next_token(temperature=1e-40), "temperature")
+    assert error.code == "input_temperature_tiny" and "0 (greedy)" in str(error), str(error)
+    assert "贪心" in t(f"error.{error.code}", "zh", **error.params)
+
+
+def test_the_smallest_temperature_allowed_gives_finite_probabilities(tiny_clm):
+    """At MIN_TEMPERATURE the scaled scores of a real vocabulary stay finite: no NaN reaches a bar or a sample."""
+    import torch
+
+    logits = torch.linspace(-80.0, 80.0, 50_000).unsqueeze(0)  # wider than any bundled model's logits
+    probs = sampling.warp(logits, sampling.settings(sampling.MIN_TEMPERATURE, 0, 1.0)).softmax(-1)
+    assert torch.isfinite(probs).all() and float(probs.sum()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("entry", [next_token, generate])
