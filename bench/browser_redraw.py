@@ -45,9 +45,6 @@ def drag(browser, url: str, link: str, plot: str, slider: str, shown: str) -> tu
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     page.goto(url + link)
     page.locator(f"{plot} .js-plotly-plot").wait_for(timeout=240_000)
-    if "sampling" in link:  # the old page draws the next token only when asked
-        page.locator("#sampling-next").click()
-        page.locator(f"{plot} .js-plotly-plot").wait_for(timeout=240_000)
     page.wait_for_timeout(1000)  # the page has settled (nothing measured here)
     page.locator(slider).scroll_into_view_if_needed()  # the mouse can only drag what is in the window
     box = page.locator(slider).bounding_box()
