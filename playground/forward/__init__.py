@@ -9,7 +9,7 @@ the norms of the attention and FFN updates; every layer's attention for every he
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -40,7 +40,10 @@ class StageVector:
     """One stage at the chosen token."""
 
     name: str  # "embed.token", "blocks.3.attn.out", "logits" (playground.architectures names them)
+    stage: str  # the name inside its block ("attn.out"; = name outside the blocks): what the page's texts are keyed by
     layer: int  # its block, -1 outside the blocks
+    module: str  # where the model computes it ("encoder.layer.3.attention.output.dense"; "top:" = beside the base)
+    inputs: list[str]  # the stages (or "ids", "segments", "positions") its formula is computed from
     formula: str
     shape: list[int]  # the whole stage for this sentence: [T, width], or [heads, T, T] for attn.pattern
     norm: float  # L2 norm of the chosen token's full vector (for attn.pattern: of its rows, all heads)
@@ -77,7 +80,7 @@ class ForwardResult:
     attn_norms: np.ndarray  # (layers, T): ‖attention update‖ (the attn.out added to the stream)
     mlp_norms: np.ndarray  # (layers, T): ‖FFN update‖ (mlp.out)
     lens: list[Readout]  # per layer 0..layers: the head's prediction from that hidden state ([] without a head)
-    top: Readout | None  # the final top-k (None without a head)
+    top: Readout | None  # the final top-k, layer = layers (None without a head)
     logits: Logits | None  # the final logits, compact, for the temperature control (None without a head)
     max_error: float  # the worst stage's error relative to its scale (max(1, |value|))
     logits_error: float  # max |captured logits - the model's own logits| (nan without a head -> null in JSON)
@@ -112,12 +115,15 @@ def chosen_token(pass_: passes.Pass, token: int) -> int:
     return plain[-1] if plain else len(pass_.ids) - 1
 
 
-def _vector(name: str, layer: int, formula: str, tensor: np.ndarray, token: int, error: tuple[float, float]) -> StageVector:
+def _vector(point: Any, path: str, inputs: list[str], tensor: np.ndarray, token: int, error: tuple[float, float]) -> StageVector:
     row = tensor[:, token, :].reshape(-1) if tensor.ndim == 3 else tensor[token]
     return StageVector(
-        name=name,
-        layer=layer,
-        formula=formula,
+        name=point.name,
+        stage=point.stage.name,
+        layer=point.layer,
+        module=path,
+        inputs=inputs,
+        formula=point.stage.formula,
         shape=list(tensor.shape),
         norm=float(np.linalg.norm(row.astype(np.float64))),
         size=int(row.size),
@@ -135,14 +141,24 @@ def _norms(pass_: passes.Pass, layers: int, stage: str) -> np.ndarray:
 def build_result(lm: Any, pass_: passes.Pass, token: int, top_k: int, lens_logits: np.ndarray | None) -> ForwardResult:
     """The result for one chosen token, from the pass (and the lens logits at that token, when the model has a head)."""
     from playground.capture import points
+    from playground.forward.formulas import input_name
 
     config, kind = lm.model.config, pass_.kind
     layers = config.num_hidden_layers
     heads = config.num_attention_heads
-    formulas = {name: p.stage.formula for name, p in points(lm.model, kind).items()}
+    table = points(lm.model, kind)
+    paths = {module: path for path, module in lm.model.base_model.named_modules()}
+    tops = {module: f"top:{path}" for path, module in lm.model.named_modules()}
     stages = [
-        _vector(name, int(name.split(".")[1]) if name.startswith("blocks.") else -1, formulas[name], t, token, pass_.errors[name])
-        for name, t in pass_.stages.items()
+        _vector(
+            table[name],
+            paths.get(table[name].module) or tops.get(table[name].module, ""),
+            [input_name(table[name], i, layers, kind) for i in table[name].stage.inputs],
+            tensor,
+            token,
+            pass_.errors[name],
+        )
+        for name, tensor in pass_.stages.items()
     ]
     top = logits = None
     readouts: list[Readout] = []
@@ -150,7 +166,7 @@ def build_result(lm: Any, pass_: passes.Pass, token: int, top_k: int, lens_logit
         final = pass_.stages["logits"][token]
         answer = int(np.argmax(final))
         readouts = lens.readouts(lens_logits, lm.tokenizer, top_k, answer)
-        top = lens.readouts(final[None, :], lm.tokenizer, top_k, answer)[0]
+        top = replace(lens.readouts(final[None, :], lm.tokenizer, top_k, answer)[0], layer=layers)
         logits = lens.compact(final, lm.tokenizer)
     return ForwardResult(
         model=lm.spec.key,

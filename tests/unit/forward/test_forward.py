@@ -43,6 +43,10 @@ def test_the_result_holds_every_stage_at_the_chosen_token(key, runtime):
     assert r.resid_norms.shape == (L + 1, T) and r.attn_norms.shape == r.mlp_norms.shape == (L, T)
     assert r.resid_norms[-1, 2] == pytest.approx(stages[f"blocks.{L - 1}.resid_post"].norm, abs=1e-4)
     assert r.attn_norms[1, 2] == pytest.approx(stages["blocks.1.attn.out"].norm, abs=1e-4)
+    seen = {"ids", "segments", "positions"}
+    for s in r.stages:  # each stage is computed from stages before it, in a module of the model
+        assert set(s.inputs) <= seen and s.module and s.name.endswith(s.stage), s.name
+        seen.add(s.name)
     assert json.loads(json.dumps(jsonable(r)))["stages"][0]["name"] == "embed.token"
 
 
