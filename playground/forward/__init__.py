@@ -91,6 +91,15 @@ class ForwardResult:
         return [s.name for s in self.stages]
 
 
+def model_keys() -> list[str]:
+    """The registered models this view can show: a kind with a stack of blocks and a block layout the table knows
+    (the page's menu; any other is refused with "forward_unknown_architecture" or "input_model_kind")."""
+    from playground.architectures import KINDS as BLOCKS
+    from playground.registry import registry
+
+    return [s.key for s in registry().values() if s.kind in KINDS and s.model_type in BLOCKS]
+
+
 def check_request(request: ForwardRequest, runtime: Runtime) -> ForwardRequest:
     """The request with every field checked (the checks' wordings), before any model loads."""
     key = request.model
