@@ -137,3 +137,11 @@ def test_a_sentence_longer_than_the_view_or_the_model_reads_is_refused(runtime, 
         run_forward(ForwardRequest("gpt2", "the bank " * 100), runtime)
     assert refused.value.code == "forward_too_long"
     assert refused.value.params["limit"] == min(passes.MAX_TOKENS, tiny_clm.model.config.n_positions)
+
+
+def test_a_fresh_runtime_gives_the_same_result(tiny_clm):
+    def run():
+        data = jsonable(run_forward(ForwardRequest("gpt2", TEXT, token=3), Runtime(load=lambda key, **kw: tiny_clm)))
+        return {k: v for k, v in data.items() if k != "seconds"}  # the pass's wall clock, the one field that moves
+
+    assert run() == run()
