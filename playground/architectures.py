@@ -42,10 +42,13 @@ class BlockKind:
     rotary: str = ""  # path of the rotary embedding module (its inv_freq buffer gives the angles)
 
 
-def _attention(qkv: tuple[str, str, str], pattern: str, w_o: str, source: str, part: bool = False) -> tuple[Stage, ...]:
-    """q, k, v -> pattern -> heads concatenated -> × W^O: the same five stages in every kind, only the paths differ."""
+def _attention(
+    qkv: tuple[str, str, str], pattern: str, w_o: str, source: str, part: bool = False, bias: bool = True
+) -> tuple[Stage, ...]:
+    """q, k, v -> pattern -> heads concatenated -> × W^O: the same stages in every kind, only the paths differ."""
+    b = " + b" if bias else ""  # Llama's projections have no bias
     proj = [
-        Stage(f"attn.{n}", path, part=i if part else -1, op="linear", inputs=(source,), formula=f"{n} = x·W_{n.upper()} + b")
+        Stage(f"attn.{n}", path, part=i if part else -1, op="linear", inputs=(source,), formula=f"{n} = x·W_{n.upper()}{b}")
         for i, (n, path) in enumerate(zip("qkv", qkv))
     ]
     return (
@@ -53,7 +56,7 @@ def _attention(qkv: tuple[str, str, str], pattern: str, w_o: str, source: str, p
         Stage("attn.pattern", pattern, "out1", op="attention", inputs=("attn.q", "attn.k"),
               formula="A = softmax(q·kᵀ/√d_head + mask)"),
         Stage("attn.concat", w_o, "in", op="mix", inputs=("attn.pattern", "attn.v"), formula="concat_h(A_h·v_h): (T, h·d_v)"),
-        Stage("attn.out", w_o, op="linear", inputs=("attn.concat",), formula="concat·W^O + b, W^O: (h·d_v) × d_model"),
+        Stage("attn.out", w_o, op="linear", inputs=("attn.concat",), formula=f"concat·W^O{b}, W^O: (h·d_v) × d_model"),
     )  # fmt: skip
 
 
@@ -141,7 +144,8 @@ PRE_RMS = BlockKind(
     block=(
         _RESID_PRE,
         Stage("ln1", "input_layernorm", op="rmsnorm", inputs=("resid_pre",), formula="x / rms(x) · g"),
-        *_attention(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"), "self_attn", "self_attn.o_proj", "ln1"),
+        *_attention(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"), "self_attn", "self_attn.o_proj", "ln1",
+                    bias=False),
         Stage("resid_mid", "post_attention_layernorm", "in", op="add", inputs=("resid_pre", "attn.out"),
               formula="x + Attn(RMSNorm(x))"),
         Stage("ln2", "post_attention_layernorm", op="rmsnorm", inputs=("resid_mid",), formula="h / rms(h) · g"),
@@ -175,7 +179,7 @@ T5_DECODER = BlockKind(
         _RESID_PRE,
         Stage("ln1", "layer.0.layer_norm", op="rmsnorm", inputs=("resid_pre",)),
         *_attention(("layer.0.SelfAttention.q", "layer.0.SelfAttention.k", "layer.0.SelfAttention.v"),
-                    "layer.0.SelfAttention", "layer.0.SelfAttention.o", "ln1"),
+                    "layer.0.SelfAttention", "layer.0.SelfAttention.o", "ln1", bias=False),
         Stage("resid_mid", "layer.1.layer_norm", "in", op="add", inputs=("resid_pre", "attn.out")),
         Stage("ln_cross", "layer.1.layer_norm", op="rmsnorm", inputs=("resid_mid",)),
         Stage("cross.q", "layer.1.EncDecAttention.q", op="linear", inputs=("ln_cross",)),

@@ -1,8 +1,9 @@
 """Each stage recomputed from its formula and the model's weights, to check what the hooks captured.
 
-A stage is recomputed from the *captured* tensors it is made of (architectures.Stage.inputs) in float64 (tests) or float32 (the app), so a
-disagreement points at one stage, not at the whole chain behind it. The ops are the formulas the course writes:
-x·W + b, LayerNorm, RMSNorm, softmax(q·kᵀ/√d + mask) with RoPE and grouped-query attention, GELU, SwiGLU.
+A stage is recomputed from the *captured* tensors it is made of (architectures.Stage.inputs) in float64 (tests) or
+float32 (the app), so a disagreement points at one stage, not at the whole chain behind it. The ops are the
+formulas the course writes: x·W + b, LayerNorm, RMSNorm, softmax(q·kᵀ/√d + mask) with RoPE and grouped-query
+attention, GELU, SwiGLU.
 """
 
 from __future__ import annotations

@@ -37,6 +37,26 @@ def test_every_stage_of_a_real_model_equals_its_formula(key):
         assert len(r.lens) == r.layers + 1
 
 
+@pytest.mark.parametrize("key", ["minilm-mlm", "e5-small", "smollm2-instruct"])
+def test_every_stage_equals_its_formula_recomputed_in_float64(key):
+    """The app checks in float32; here every stage is recomputed in float64 from the captured inputs."""
+    import torch
+
+    from playground.architectures import block_kind
+    from playground.capture import capture
+    from playground.forward import formulas, passes
+
+    lm = RUNTIME.model(key)
+    encoded = passes.encode(lm, CASES[key])
+    with torch.inference_mode(), capture(lm.model) as cache:
+        lm.model(**passes.model_inputs(lm, encoded["ids"], encoded["segments"]))
+    kind = block_kind(lm.model)
+    ctx = formulas.context(lm.model, kind, torch.tensor(encoded["ids"]), torch.tensor(encoded["segments"]))
+    checks = formulas.verify(lm.model, kind, points(lm.model), cache, ctx)
+    worst = max(checks.items(), key=lambda kv: kv[1].relative)
+    assert len(checks) == len(cache) and worst[1].relative <= 1e-5, worst
+
+
 def test_smollm2_reads_paris_and_the_lens_shows_it_forming():
     r = run_forward(ForwardRequest("smollm2-instruct", CASES["smollm2-instruct"]), RUNTIME)
     assert r.top.tokens[0] == "ĠParis" and r.rope and r.kv_heads < r.heads

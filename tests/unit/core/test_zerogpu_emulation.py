@@ -21,6 +21,7 @@ from playground.attention.qkv import capture_layer
 from playground.polysemy import PolysemyRequest, run_polysemy
 from playground.errors import InputError
 from playground.fill_mask import FillMaskRequest, run_fill_mask
+from playground.forward import ForwardRequest, run_forward
 from playground.inside import embeddings_input as emb
 from playground.inside import nsp
 from playground.masking import MaskingRequest, run_masking
@@ -102,7 +103,16 @@ def scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm):
             ),
         ),
         ("step-through", three_steps),
+        (
+            "forward",
+            lambda: _without_clock(run_forward(ForwardRequest("gpt2", "the cat sat"), Runtime(load=lambda key: tiny_clm))),
+        ),
     ]
+
+
+def _without_clock(result) -> dict:
+    """The whole-Transformer result without its pass's wall-clock time (the one field a second run changes)."""
+    return {k: v for k, v in jsonable(result).items() if k != "seconds"}
 
 
 def close(a, b) -> bool:

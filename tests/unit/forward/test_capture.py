@@ -104,3 +104,19 @@ def test_the_t5_decoder_row_has_its_three_sublayers_but_is_not_offered_yet():
     assert T5_DECODER not in KINDS.values()
     fields = {f.name for f in dataclasses.fields(T5_DECODER)}
     assert {"embed", "block", "final", "norm", "causal", "rope"} <= fields
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_patching_the_last_blocks_output_from_another_sentence_gives_that_sentences_output(name, request):
+    """Activation patching through `replace`: the head reads only the last block's output, so patching it in from
+    another sentence of the same length makes the whole output that sentence's."""
+    lm = request.getfixturevalue(name)
+    last = f"blocks.{lm.model.config.num_hidden_layers - 1}.resid_post"
+    final = "logits" if "logits" in points(lm.model) else last
+    a = lm.tokenizer(TEXT, return_tensors="pt")
+    b = {**a, "input_ids": a["input_ids"].flip(-1)}  # another "sentence" of the same length: the tokens reversed
+    with torch.inference_mode(), capture(lm.model, [last, final]) as theirs:
+        lm.model(**b)
+    with torch.inference_mode(), capture(lm.model, [final], {last: lambda x: theirs[last].to(x.dtype)}) as patched:
+        lm.model(**a)
+    torch.testing.assert_close(patched[final], theirs[final])

@@ -43,6 +43,10 @@ def test_the_result_holds_every_stage_at_the_chosen_token(key, runtime):
     assert r.resid_norms.shape == (L + 1, T) and r.attn_norms.shape == r.mlp_norms.shape == (L, T)
     assert r.resid_norms[-1, 2] == pytest.approx(stages[f"blocks.{L - 1}.resid_post"].norm, abs=1e-4)
     assert r.attn_norms[1, 2] == pytest.approx(stages["blocks.1.attn.out"].norm, abs=1e-4)
+    seen = {"ids", "segments", "positions"}
+    for s in r.stages:  # each stage is computed from stages before it, in a module of the model
+        assert set(s.inputs) <= seen and s.module and s.name.endswith(s.stage), s.name
+        seen.add(s.name)
     assert json.loads(json.dumps(jsonable(r)))["stages"][0]["name"] == "embed.token"
 
 
@@ -133,3 +137,11 @@ def test_a_sentence_longer_than_the_view_or_the_model_reads_is_refused(runtime, 
         run_forward(ForwardRequest("gpt2", "the bank " * 100), runtime)
     assert refused.value.code == "forward_too_long"
     assert refused.value.params["limit"] == min(passes.MAX_TOKENS, tiny_clm.model.config.n_positions)
+
+
+def test_a_fresh_runtime_gives_the_same_result(tiny_clm):
+    def run():
+        data = jsonable(run_forward(ForwardRequest("gpt2", TEXT, token=3), Runtime(load=lambda key, **kw: tiny_clm)))
+        return {k: v for k, v in data.items() if k != "seconds"}  # the pass's wall clock, the one field that moves
+
+    assert run() == run()

@@ -12,7 +12,8 @@ import re
 import pytest
 
 from playground.errors import InputError
-from playground.forward.code import TEMPLATES, BlockCodeRequest, block_code
+from playground.forward.blocks import TEMPLATES
+from playground.forward.code import BlockCodeRequest, block_code
 from playground.registry import get_spec
 from playground.snippets import code_for
 
