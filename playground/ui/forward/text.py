@@ -35,6 +35,16 @@ STRINGS = {
         "own weights: the largest difference is {error} of the values' scale. The pass took {seconds} s.",
         "下面每个阶段都用前向钩子从模型中读出，并按公式和模型自己的权重重新计算：最大差值为数值尺度的 {error}。本次计算用时 {seconds} 秒。",
     ),
+    "error.forward_unknown_architecture": (
+        "{model} has a block layout this view does not know ({model_type}); it knows: {known}.",
+        "{model} 的块结构本视图还不认识（{model_type}）；目前认识：{known}。",
+    ),
+    "error.forward_empty_text": ("Type a sentence first.", "请先输入一个句子。"),
+    "error.forward_too_long": (
+        "The text has {n} tokens; this view reads at most {limit}.",
+        "这段文字有 {n} 个词元；本视图最多读取 {limit} 个。",
+    ),
+    "error.forward_bad_token": ("The token to follow must be -1 or 0-{last}.", "要跟随的词元必须是 -1 或 0-{last}。"),
     # what the page's own script writes (assets/forward_view.js); {…} are filled there
     "forward.ui.model": ("{model} · {kind} · {layers} layers × {heads} heads{kv} · d_model {d} · d_ff {ff} · {direction}",
                          "{model} · {kind} · {layers} 层 × {heads} 个头{kv} · d_model {d} · d_ff {ff} · {direction}"),
