@@ -22,7 +22,7 @@ from playground.ui.masking import tab as masking_tab  # noqa: E402
 from playground.ui.mlm_lab import tab as mlm_lab_tab  # noqa: E402
 from playground.ui.polysemy import tab as polysemy_tab  # noqa: E402
 from playground.ui.sampling import tab as sampling_tab  # noqa: E402
-from playground.ui.common import gpu, guard, mcp  # noqa: E402
+from playground.serve import gpu, guard, mcp  # noqa: E402
 from playground.ui.common.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.common import code_panel  # noqa: E402
 from playground.ui.common.lab_models import LabMenus  # noqa: E402

@@ -25,7 +25,7 @@ from playground.mlm_lab.training import MAX_SECONDS, MAX_STEPS, BATCH_SIZE, LabS
 from playground.ui.mlm_lab import render
 from playground.ui.common import runtime as app_runtime
 from playground.ui.common.code_panel import CodePanel
-from playground.ui.common.guard import client_key
+from playground.serve.guard import client_key
 from playground.ui.common.widgets import (
     shown_files,
     export_file,
