@@ -2,7 +2,7 @@
 
 It holds what an entry may reach beyond its request: models (the allow-list's, or this session's own,
 e.g. its MLM-lab model), tokenizers, named caches and the device wrapper. The app builds one
-(`ui.common.runtime.APP`); a page event derives a per-request view of it (`with_session`,
+(`serve.runtime.APP`); a page event derives a per-request view of it (`with_session`,
 `with_progress`) that shares its caches. Tests construct one with tiny models instead of patching
 module globals.
 

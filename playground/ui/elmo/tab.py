@@ -33,7 +33,7 @@ from playground.ui.common.widgets import (
     reveal_after,
     unavailable_panel,
 )
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.i18n import choices, t
 from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.links import LinkRun, Step, reveal

@@ -29,7 +29,7 @@ from playground.ui.common.widgets import (
 )
 from playground.runtime import Runtime
 from playground.ui.common.i18n import UIContext, t
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.lab_models import model_menu, session_for, token_of
 from playground.ui.common.code_panel import code_panel
 from playground.ui.common.links import LinkRun, Step, reveal

@@ -23,7 +23,7 @@ from playground.mlm_lab.lab import LabRequest
 from playground.mlm_lab.runner import Job, drop_session, runner_for
 from playground.mlm_lab.training import MAX_SECONDS, MAX_STEPS, BATCH_SIZE, LabSettings, check_settings
 from playground.ui.mlm_lab import render
-from playground.ui.common import runtime as app_runtime
+from playground.serve import runtime as app_runtime
 from playground.ui.common.code_panel import CodePanel
 from playground.serve.guard import client_key
 from playground.ui.common.widgets import (

@@ -14,7 +14,7 @@ import gradio as gr
 from playground import availability
 from playground.text_units import has_cjk
 from playground.polysemy import KINDS, PolysemyRequest, PolysemyRun, check_models, check_request, run_polysemy
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.registry import get_spec
 from playground.serialize import jsonable
 from playground.ui.polysemy import render

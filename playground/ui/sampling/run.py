@@ -17,7 +17,7 @@ from playground import sampling
 from playground.sampling import generation
 from playground.figures import sampling as figs
 from playground.ui.common.widgets import export_figure_html, export_file, export_json, friendly_errors, provenance
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.i18n import t
 
 KINDS = sampling.KINDS
