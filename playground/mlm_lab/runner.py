@@ -183,6 +183,13 @@ def runner_for(runtime: Runtime) -> Runner:
     return runtime.cache("mlm_lab_runner", 1).get("runner", lambda: Runner(runtime))
 
 
+def lab_concurrency() -> int:
+    """Gradio's limit on the lab's events (page and API share it): a little above the runner's queue
+    (PLAYGROUND_LAB_QUEUE, trainings held at once), which refuses first; its events only poll. Read when the tab is
+    built, never at import."""
+    return settings.current().lab_queue + 2
+
+
 def drop_session(runtime: Runtime, token: str | None) -> None:
     """The session ended: forget its model and cancel its training, waiting or running."""
     if token:

@@ -20,7 +20,7 @@ from playground.mlm_lab import sessions
 from playground.mlm_lab.compare import compare_models
 from playground.mlm_lab.export import lab_zip
 from playground.mlm_lab.lab import LabRequest
-from playground.mlm_lab.runner import Job, drop_session, runner_for
+from playground.mlm_lab.runner import Job, drop_session, lab_concurrency, runner_for
 from playground.mlm_lab.training import MAX_SECONDS, MAX_STEPS, BATCH_SIZE, LabSettings, check_settings
 from playground.ui.mlm_lab import render
 from playground.serve import runtime as app_runtime
@@ -39,7 +39,6 @@ from playground.ui.common.share import Shared, share_link_row
 from playground.ui.common.i18n import UIContext, t
 
 POLL_S = 0.7  # how often the page is updated while a training runs
-LAB_QUEUE = app_settings.current().lab_queue  # trainings held at once (Gradio's own limit sits a little above it)
 
 
 def _app():
@@ -468,7 +467,7 @@ def build_tab(ui: UIContext) -> Shared:
         api_visibility="private",
         # The page only polls; the real limit is the runner's single slot and bounded queue. Gradio's own limit,
         # shared with the API, bounds the threads polling it (a little above the runner's queue, which refuses first).
-        concurrency_limit=LAB_QUEUE + 2,
+        concurrency_limit=lab_concurrency(),
         concurrency_id="mlm_lab",
     )
     # Stop only while a training is queued or running; Try and Download once this session has a model to use.
@@ -481,7 +480,7 @@ def build_tab(ui: UIContext) -> Shared:
     ui.on_lang(redraw, [last, ui.lang], panels)
     compare_btn.click(compare, [probe_text, token, last, ui.lang], compared, api_visibility="private")
     zip_btn.click(shown_files(download), [token, ui.lang], files, api_visibility="private")
-    gr.api(mlm_lab_api, api_name="mlm_lab_train", concurrency_limit=LAB_QUEUE + 2, concurrency_id="mlm_lab")
+    gr.api(mlm_lab_api, api_name="mlm_lab_train", concurrency_limit=lab_concurrency(), concurrency_id="mlm_lab")
     # A link restores the settings but does not start a training: that costs minutes of the shared CPU.
     params = {
         "source": source,

@@ -24,8 +24,14 @@ KINDS = sampling.KINDS
 DEFAULT_TEMPERATURES = (0.1, 0.8, 1.5)
 STATE_TTL_S = 1800
 CONCURRENCY = 2  # sampling events (tab and API together) running at once; the rest wait in the bounded queue
-# Gradio's limit per event (a comparison draws three continuations, each with its own backend limit, which acts first)
-EVENT_TIME_LIMIT_S = round(3 * generation.TIME_LIMIT_S) + 30
+
+
+def event_time_limit_s() -> int:
+    """Gradio's limit per event (a comparison draws three continuations, each with its own backend limit, which acts
+    first); read when the tab is built, not at import."""
+    return round(3 * generation.time_limit_s()) + 30
+
+
 default_model = sampling.default_model
 
 
