@@ -8,7 +8,7 @@ or view costs no model call. The demo's one entry, `run_attention(AttentionReque
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -214,10 +214,15 @@ API_CELLS = 40_000  # cells per T x T matrix in one API response, so the JSON st
 
 
 def cache(runtime: Runtime, name: str):
-    """The runtime's attention cache `name` ("maps", "captures"; PLAYGROUND_ATTENTION_CACHE entries each).
-
-    Shared by every session of the app: a class on one sentence costs one forward pass."""
+    """The runtime's attention cache `name` ("maps", "captures"; PLAYGROUND_ATTENTION_CACHE entries each)."""
     return runtime.cache(f"attention {name}", settings.current().attention_cache)
+
+
+def cached(runtime: Runtime, name: str, key: Any, compute: Callable[[], Any], model: str) -> Any:
+    """`compute()` through the runtime's attention cache `name` ("maps", "captures"; PLAYGROUND_ATTENTION_CACHE
+    entries each), shared by every session of the app (a class on one sentence costs one forward pass); a session's
+    own `model` is computed for the call alone (Runtime.cached)."""
+    return runtime.cached(f"attention {name}", settings.current().attention_cache, key, compute, model)
 
 
 @device.entry(lambda lm, request: 4 + len(request.text + request.text_pair) / 300)
@@ -234,24 +239,13 @@ def attention_maps(model: Any, text: Any, text_b: Any, runtime: Runtime) -> tupl
     A key of `runtime.session` (the caller's own models, e.g. its MLM lab model) names that model as given, past
     the allow-list; its maps are computed for this call only and never enter the shared cache.
     """
-    session = isinstance(model, str) and model in runtime.session
-    if not session:
-        model = check_model(model)
+    key = runtime.spec(model, "model", KINDS).key
     request = AttentionText(
         checks.text(text, "text", MAX_TEXT_CHARS, allow_none=True) or "",
         checks.text(text_b, "text_b", MAX_TEXT_CHARS, allow_none=True) or "",
     )
-    lm = runtime.model(model)
-    if lm.spec.kind not in KINDS:
-        raise _not_attention(lm.spec.label)
-    extract = runtime.on_device(_extract, 4 + len(request.text + request.text_pair) / 300)
-    if session:
-        return lm, extract(lm, request)
-    return lm, cache(runtime, "maps").get((lm.spec.key, request), lambda: extract(lm, request))
-
-
-def _not_attention(label: str) -> InputError:
-    return checks.fail("input_model_kind", model=label, name="model", kinds=" or ".join(KINDS))
+    lm = runtime.model(key)
+    return lm, cached(runtime, "maps", (lm.spec.key, request), lambda: _extract(lm, request), key)
 
 
 def check_model(model: Any) -> str:

@@ -102,5 +102,5 @@ def run_embeddings(request: EmbeddingsRequest, runtime: Runtime) -> EmbeddingsRu
     """Token, segment and position embeddings of a sentence (pair), their sum, the LayerNorm, and the check."""
     _check(request)
     key = (request.model, request.text_a, request.text_b)
-    compute = lambda: runtime.on_device(decompose, 2.0)(runtime.model(request.model), request.text_a, request.text_b)  # noqa: E731
-    return runtime.cache("inside_embeddings", RESULTS_KEPT).get(key, compute)
+    compute = lambda: decompose(runtime.model(request.model), request.text_a, request.text_b)  # noqa: E731
+    return runtime.cached("inside_embeddings", RESULTS_KEPT, key, compute, request.model)

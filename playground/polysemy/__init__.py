@@ -362,13 +362,10 @@ def cached_vectors(
     is computed for this call only: its key is never a registry key, and no other session may be served it."""
 
     def compute() -> list[SenseVectors]:
-        lm = runtime.model(key)
-        return runtime.on_device(sense_vectors, 4 + len(targets) / 8)(lm, word, targets, pooling, input_embeddings)
+        return sense_vectors(runtime.model(key), word, targets, pooling, input_embeddings)
 
-    if key in runtime.session:
-        return compute()
-    cache = runtime.cache(VECTORS_CACHE, settings.current().polysemy_cache)
-    return cache.get((key, word, tuple(targets), pooling, bool(input_embeddings)), compute)
+    cached = (key, word, tuple(targets), pooling, bool(input_embeddings))
+    return runtime.cached(VECTORS_CACHE, settings.current().polysemy_cache, cached, compute, key)
 
 
 def _kind_error(label: str) -> InputError:

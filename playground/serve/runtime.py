@@ -10,8 +10,7 @@ from __future__ import annotations
 from playground import models
 from playground.runtime import Runtime
 
-# The model-bound functions are playground.device entries (the one GPU wrapper, installed at start): the runtime's
-# own device wrapper stays the identity here.
+# The model-bound functions are playground.device entries (the one GPU wrapper, installed at start by serve.gpu).
 APP = Runtime(
     load=lambda key, **kw: models.load(key, **kw),  # looked up per call: the one load path, as tests swap it
     load_tokenizer=lambda key: models.load_tokenizer(key),
