@@ -1,4 +1,4 @@
-"""The Runtime every entry is given: models (allow-listed or this session's), tokenizers, caches (`cached`: never a session model's)."""
+"""The Runtime every entry is given: models (allow-listed or the session's), tokenizers, caches (`cached`)."""
 
 import dataclasses
 
