@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from playground import device
-from playground.attention import CAUSAL_KINDS, AttentionText, encode
+from playground.attention.maps import CAUSAL_KINDS, AttentionText, encode
 from playground.errors import InputError
 
 # Names of the query/key/value projections inside an attention block: variants as data.

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from playground import attention as att
+from playground.attention import maps as att
 from playground import checks
 from playground.attention.qkv import LayerCapture, StepResult, capture_layers, step_by_step
 from playground.errors import InputError
