@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from playground import checks
 from playground.lessons import LESSONS, Lesson, Link
-from playground.snippets import code_for
+from playground.code import code_for
 from playground.ui.common.i18n import normalize_lang, t
 from playground.ui.common.widgets import friendly_errors
 
