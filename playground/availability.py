@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from playground.folders import cache_dir, configured_cache_dir
 from playground.registry import ModelSpec, registry
 
 HUB_TIMEOUT_S = 3.0
@@ -108,10 +109,8 @@ def in_hub_cache(hf_id: str, revision: str = "") -> bool:
 
 
 def url_cache_dir(spec: ModelSpec) -> Path:
-    """Where a url-source model's files are kept once downloaded (models.cache_dir()/key), or the configured
+    """Where a url-source model's files are kept once downloaded (folders.cache_dir()/key), or the configured
     folder when it already holds them (read-only: prepared by an operator)."""
-    from playground.models import cache_dir, configured_cache_dir
-
     prepared = configured_cache_dir() / spec.key
     if all((prepared / u.rsplit("/", 1)[-1]).is_file() for u in spec.urls):
         return prepared

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gradio as gr
 from gradio.context import LocalContext
 
-from playground import availability, cache, device, models, warmup
+from playground import availability, cache, device, folders, models, warmup
 from playground.registry import registry
 from playground.serialize import jsonable
 from playground.mlm_lab.runner import runner_for
@@ -16,7 +16,7 @@ from playground.ui.common.i18n import Localizer, t
 
 def cache_line(lang: str) -> list[str]:
     """One line when PLAYGROUND_CACHE_DIR cannot be written (conversions then go to a temporary folder), else none."""
-    return [t("status.cache_read_only", lang)] if models.cache_read_only() else []
+    return [t("status.cache_read_only", lang)] if folders.cache_read_only() else []
 
 
 def status_markdown(lang: str) -> str:
