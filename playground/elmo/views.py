@@ -146,6 +146,22 @@ def _check_word(word: str) -> str:
     return word
 
 
+# The mix view's example (the tab opens with it, and so does the ELMo lesson's notebook): one word, two senses.
+DEFAULT_WORD = "bank"
+DEFAULT_SENTENCES = "\n".join(
+    [
+        "river | they pulled the canoe up on the bank of the river",
+        "river | he sat on the bank of the stream and watched the water",
+        "river | the river overflowed its bank after the heavy rain",
+        "river | grass grew along the muddy bank of the creek",
+        "money | he deposited his money in the bank",
+        "money | the bank approved the loan for the new house",
+        "money | she withdrew cash from her account at the bank",
+        "money | the bank charged interest on the loan",
+    ]
+)
+
+
 @dataclass(frozen=True)
 class ElmoMixRequest:
     model: str
