@@ -15,19 +15,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import torch
 
 from playground import checks
 from playground.errors import InputError
-from playground.runtime import Runtime
 from playground.text_units import labelled_lines
 
 from .api import BilmPredictions, bilm_predictions, embed
 from .chars import batch_char_ids
 from .mix import scalar_mix
+
+if TYPE_CHECKING:  # the entries are handed a Runtime; ELMo itself is loaded by models.py, which imports this package
+    from playground.runtime import Runtime
 
 N_LAYERS = 3  # ELMo: char-CNN token layer + two biLSTM layers
 MAX_SENTENCES = 24

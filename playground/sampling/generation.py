@@ -15,11 +15,12 @@ from typing import Any, Iterator
 
 import torch
 
-from playground import checks, device, sampling, settings
+from playground import checks, device, settings
+from playground.sampling import warpers as sampling
 from playground.runtime import Runtime
 from playground.errors import InputError
 from playground.models import LoadedModel
-from playground.sampling import Distribution, SamplingSettings
+from playground.sampling.warpers import Distribution, SamplingSettings
 
 N_ALTERNATIVES = 5
 
