@@ -115,7 +115,7 @@ def encode(lm: Any, request: AttentionText) -> dict[str, list[int]]:
 
 def extract_attention(lm: Any, requests: list[AttentionText], dtype: Any = np.float32) -> list[AttentionResult]:
     """All attention maps for each request, from one padded forward pass (a class's requests share it)."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     encoded = [encode(lm, r) for r in requests]
     length = max(len(e["input_ids"]) for e in encoded)

@@ -66,7 +66,7 @@ def _check(request: EmbeddingsRequest) -> None:
 
 @device.entry(4)
 def decompose(lm: LoadedModel, text_a: str, text_b: str = "") -> EmbeddingsRun:
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     tok = lm.tokenizer
     enc = tok(text_a, text_b or None, return_tensors="pt", return_token_type_ids=True)

@@ -199,7 +199,7 @@ def pair_layout(tokenizer: Any, a: str, b: str) -> Layout:
 @device.entry(lambda lm, pairs: 4 + len(pairs) / 8)
 def nsp_probabilities(lm: LoadedModel, pairs: list[tuple[str, str]]) -> list[tuple[float, float]]:
     """(P(IsNext), P(NotNext)) for each (A, B), in one batched forward pass."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     enc = lm.tokenizer([a for a, _ in pairs], [b for _, b in pairs], padding=True, truncation=True, return_tensors="pt")
     with torch.inference_mode():

@@ -18,7 +18,6 @@ from playground.langs import DEFAULT_LANG, LANGS, normalize_lang  # noqa: F401 (
 from playground.ui.common.strings import STRINGS
 
 
-
 def t(key: str, lang: str | None = DEFAULT_LANG, **fmt: Any) -> str:
     """The string for `key` in `lang`, formatted with `fmt`."""
     en, zh = STRINGS[key]
