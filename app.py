@@ -7,7 +7,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")  # the page talks to 
 from playground import settings  # noqa: E402  (reads no model library: safe before `spaces`)
 
 if os.environ.get("SPACES_ZERO_GPU") and not settings.current().zero_gpu_emulate:
-    import spaces  # noqa: F401  (ZeroGPU: before anything initialises CUDA; see playground/ui/gpu.py)
+    import spaces  # noqa: F401  (ZeroGPU: before anything initialises CUDA; see playground/serve/gpu.py)
 
 from pathlib import Path  # noqa: E402
 
