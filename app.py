@@ -7,7 +7,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")  # the page talks to 
 from playground import settings  # noqa: E402  (reads no model library: safe before `spaces`)
 
 if os.environ.get("SPACES_ZERO_GPU") and not settings.current().zero_gpu_emulate:
-    import spaces  # noqa: F401  (ZeroGPU: before anything initialises CUDA; see playground/ui/gpu.py)
+    import spaces  # noqa: F401  (ZeroGPU: before anything initialises CUDA; see playground/serve/gpu.py)
 
 from pathlib import Path  # noqa: E402
 
@@ -23,7 +23,7 @@ from playground.ui.masking import tab as masking_tab  # noqa: E402
 from playground.ui.mlm_lab import tab as mlm_lab_tab  # noqa: E402
 from playground.ui.polysemy import tab as polysemy_tab  # noqa: E402
 from playground.ui.sampling import tab as sampling_tab  # noqa: E402
-from playground.ui.common import gpu, guard, mcp  # noqa: E402
+from playground.serve import gpu, guard, mcp  # noqa: E402
 from playground.ui.common.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.common import code_panel  # noqa: E402
 from playground.ui.common.lab_models import LabMenus  # noqa: E402

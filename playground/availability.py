@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from playground.folders import cache_dir, configured_cache_dir
 from playground.registry import ModelSpec, registry
+import numpy as np
 
 HUB_TIMEOUT_S = 3.0
 
@@ -102,16 +104,14 @@ def overlay_path(spec: ModelSpec) -> Path | None:
 
 def in_hub_cache(hf_id: str, revision: str = "") -> bool:
     """The repo's config is in the local hub cache, at `revision` ("": main) -- what a pinned model would load."""
-    from huggingface_hub import try_to_load_from_cache
+    from huggingface_hub import try_to_load_from_cache  # deferred: slow to import, and only this check needs it
 
     return isinstance(try_to_load_from_cache(hf_id, "config.json", revision=revision or None), str)
 
 
 def url_cache_dir(spec: ModelSpec) -> Path:
-    """Where a url-source model's files are kept once downloaded (models.cache_dir()/key), or the configured
+    """Where a url-source model's files are kept once downloaded (folders.cache_dir()/key), or the configured
     folder when it already holds them (read-only: prepared by an operator)."""
-    from playground.models import cache_dir, configured_cache_dir
-
     prepared = configured_cache_dir() / spec.key
     if all((prepared / u.rsplit("/", 1)[-1]).is_file() for u in spec.urls):
         return prepared
@@ -165,8 +165,6 @@ def _whole(path: Path) -> bool:
                 end = max((v["data_offsets"][1] for k, v in header.items() if k != "__metadata__"), default=0)
                 return 8 + n + end == size
             if path.suffix == ".npy":
-                import numpy as np
-
                 major, _ = np.lib.format.read_magic(f)
                 read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
                 shape, _, dtype = read_header(f)

@@ -18,6 +18,7 @@ import math
 from typing import Any, Callable, Iterable
 
 from playground.errors import InputError
+from playground.registry import get_spec
 
 MAX_SEED = 2**32 - 1
 
@@ -164,8 +165,6 @@ def numbers(value: Any, name: str, limit: int, each: Callable[[Any], float]) -> 
 
 def model_key(value: Any, name: str = "model", kinds: Iterable[str] | None = None) -> str:
     """An allow-listed model key whose kind is one of `kinds` (None: any kind); refused before anything loads."""
-    from playground.registry import get_spec  # the registry reads its table on first use; this module stays light
-
     if not isinstance(value, str) or not value:
         raise fail("input_not_text", name=name)
     try:

@@ -277,7 +277,7 @@ def dumps(value: Any, what: str) -> bytes:
 
 def _child(fn: Callable, payload: bytes, conn: Any, generator: bool) -> None:
     try:
-        import torch
+        import torch  # deferred: torch takes seconds to import; importing this module needs none
 
         # The parent's OpenMP pool does not survive a fork (its first parallel region would hang): one thread, as a
         # ZeroGPU worker uses the CPU for little but moving tensors.

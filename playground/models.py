@@ -11,7 +11,6 @@ import dataclasses
 import functools
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 import threading
@@ -21,8 +20,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from playground import availability, settings
+from playground.folders import cache_dir, configured_cache_dir
 from playground.cache import BoundedCache
 from playground.registry import ModelSpec, get_spec
+from playground.e5.convert import BIN_NAME, converted_folder
+from playground.static_vectors import StaticVectors
 
 # Which transformers Auto class serves each kind of model: variants as data.
 AUTO_CLASS = {
@@ -79,7 +81,7 @@ def max_tokens(lm: LoadedModel) -> int:
 
 def pick_device() -> str:
     """PLAYGROUND_DEVICE if set, else the best accelerator torch can see."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     chosen = settings.current().device
     if chosen:
@@ -89,38 +91,6 @@ def pick_device() -> str:
     if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
         return "mps"
     return "cpu"
-
-
-def configured_cache_dir() -> Path:
-    """PLAYGROUND_CACHE_DIR, default ~/.cache/transformer-playground (it may be read-only: see cache_dir)."""
-    default = Path.home() / ".cache" / "transformer-playground"
-    return settings.current().cache_dir or default
-
-
-@functools.cache
-def _writable(folder: Path) -> bool:
-    """Can files be written here? Asked once per folder and process (a read-only mount stays read-only)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
-            return True
-    except OSError:
-        return False
-
-
-def cache_dir() -> Path:
-    """Where converted weights and downloads are written: the configured folder, or, when it cannot be written
-    (a read-only mount), one temporary folder for this machine -- a conversion is then made once per restart
-    instead of failing and starting over on every request. `cache_read_only()` says which."""
-    configured = configured_cache_dir()
-    if _writable(configured):
-        return configured
-    return Path(tempfile.gettempdir()) / f"transformer-playground-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
-
-
-def cache_read_only() -> bool:
-    """The configured cache folder cannot be written, so writes go to a temporary folder (the status panel says so)."""
-    return not _writable(configured_cache_dir())
 
 
 MANIFEST = "converted.json"  # written last: a folder without it is an interrupted or damaged conversion
@@ -139,7 +109,7 @@ def _verified(path: Path, size: int, mtime_ns: int, digest: str) -> bool:  # has
 def _conversion_ok(folder: Path) -> bool:
     """The converted copy is whole: manifest present, weights of the recorded size, a readable safetensors header,
     and the recorded SHA-256 (bit-rot inside the data loads fine and predicts garbage; ~1 s for SmolLM2's 540 MB)."""
-    from safetensors import safe_open
+    from safetensors import safe_open  # deferred: only where weights are read or written
 
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
@@ -163,7 +133,7 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
     read back before it is published; a damaged one (truncated, emptied, garbage, half a folder)
     is deleted and made again instead of failing every request after it.
     """
-    from safetensors.torch import load_file
+    from safetensors.torch import load_file  # deferred: only where weights are read or written
     from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
     prepared = configured_cache_dir() / spec.key  # may be a read-only copy an operator prepared: use it if whole
@@ -200,8 +170,6 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
 
 
 def _converted_e5(bundle: Path, target: Path) -> Path:
-    from playground.e5.convert import BIN_NAME, converted_folder
-
     return converted_folder(bundle / BIN_NAME, target)
 
 
@@ -304,7 +272,7 @@ def downloaded_files(spec: ModelSpec, on_load: OnLoad | None = None) -> Path:
 
 
 def _elmo(spec: ModelSpec, folder: Path) -> LoadedModel:
-    from playground.elmo import load_elmo
+    from playground.elmo import load_elmo  # the ELMo package imports torch: deferred to where an ELMo model loads
 
     options = next(folder.glob("*options.json"))
     weights = next(folder.glob("*.hdf5"))
@@ -338,7 +306,7 @@ def apply_overlay(model: Any, path: Path, missing: list[str] | tuple[str, ...] =
     Refuses an overlay that names a tensor the model lacks or has another shape, or that leaves
     out one the base weights did not have (`missing`: it would stay randomly initialised).
     """
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
     from safetensors.torch import load_file
 
     overlay = load_file(str(path))
@@ -361,7 +329,7 @@ def quiet_report() -> Iterator[None]:
     table of MISSING keys, for a model that loads whole. Process-wide while it lasts, so it runs under BUILD_LOCK
     (one construction at a time); another thread's transformers warning in that window is not shown.
     """
-    from transformers.utils import logging as hf_logging
+    from transformers.utils import logging as hf_logging  # deferred: transformers takes seconds to import
 
     verbosity, bar = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()
@@ -385,11 +353,9 @@ def _load_locked(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
         return LOADERS[spec.kind, spec.source](spec, on_load)
     device = pick_device()
     if spec.kind == "static":
-        from playground.static_vectors import StaticVectors
-
         return LoadedModel(spec, StaticVectors.from_folder(availability.bundle_dir(spec)), None, "cpu")
 
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
     import transformers
 
     def from_location():
@@ -428,7 +394,7 @@ def load_tokenizer_uncached(key: str) -> Any:
     spec = get_spec(key)
     if spec.kind == "static":
         raise ValueError(f"{spec.label} has no tokenizer: it looks words up whole.")
-    import transformers
+    import transformers  # deferred: transformers takes seconds to import; importing this module needs none
 
     if spec.source == "bundled" and spec.gguf_file:
         folder = availability.bundle_dir(spec)

@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
+from playground import settings
 
 Kind = Literal["masked", "causal", "encoder", "static", "seq2seq", "discriminator", "permutation", "nsp", "elmo"]
 Source = Literal["hub", "bundled", "url"]  # url: plain files (urls) downloaded once into the cache
@@ -298,8 +299,6 @@ def build_registry(extra_file: str | None = None) -> dict[str, ModelSpec]:
 @functools.cache
 def registry() -> dict[str, ModelSpec]:
     """The allow-list in force; read once, on first use rather than at import."""
-    from playground import settings
-
     return build_registry(settings.current().extra_models)
 
 

@@ -1,8 +1,10 @@
 """The Runtime: the one thing every entry is given, so entries read `run_<demo>(request, runtime) -> Result`.
 
 It holds what an entry may reach beyond its request: models (the allow-list's, or this session's own,
-e.g. its MLM-lab model), tokenizers, named caches and the device wrapper. The app builds one
-(`ui.common.runtime.APP`); a page event derives a per-request view of it (`with_session`,
+e.g. its MLM-lab model), tokenizers and named caches; `cached` is the one way a result enters a shared cache, and
+it leaves a session's own model out. The GPU is not here: model-bound functions are `playground.device` entries,
+the one wrapper with the one duration estimate per call. The app builds one
+(`serve.runtime.APP`); a page event derives a per-request view of it (`with_session`,
 `with_progress`) that shares its caches. Tests construct one with tiny models instead of patching
 module globals.
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Hashable, Mapping, TypeVar
 
 from playground import checks, models
 from playground.cache import BoundedCache
@@ -23,18 +25,13 @@ from playground.models import LoadedModel
 from playground.registry import ModelSpec, get_spec
 
 log = logging.getLogger("playground")
-
-
-def _same(fn: Callable, seconds: float) -> Callable:
-    """The default device wrapper: run the function as it is (on a ZeroGPU Space the app passes `spaces.GPU`)."""
-    return fn
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Runtime:
     load: Callable[..., LoadedModel] = models.load  # key -> LoadedModel (the one load path; tests pass tiny models)
     load_tokenizer: Callable[[str], Any] = models.load_tokenizer
-    device: Callable[[Callable, float], Callable] = _same  # (fn, seconds) -> fn run on the accelerator
     session: Mapping[str, LoadedModel] = field(default_factory=dict)  # this session's own models, by key
     on_load: Callable[[ModelSpec], None] | None = None  # told before a first load (the page shows progress)
     caches: dict[str, BoundedCache] = field(default_factory=dict)  # shared by every view of this runtime
@@ -77,9 +74,17 @@ class Runtime:
             self.caches.setdefault(name, BoundedCache(capacity, name))
         return self.caches[name]
 
-    def on_device(self, fn: Callable, seconds: float) -> Callable:
-        """`fn` to run on the accelerator for about `seconds` (ZeroGPU bills what is asked for)."""
-        return self.device(fn, seconds)
+    def cached(self, name: str, capacity: int, key: Hashable, compute: Callable[[], T], model: Any = None) -> T:
+        """`compute()` through the shared cache `name` under `key` (single-flight: identical requests compute once).
+
+        When `model` is one of this session's own models the result is computed for this call alone and kept
+        nowhere: a session model's key (registry.LAB_MODEL_KEY) is the same in every session, so a shared cache
+        would serve one student's fine-tuned model to another. Every entry caches through here, so no entry
+        needs its own "is this a session model" branch.
+        """
+        if isinstance(model, str) and model in self.session:
+            return compute()
+        return self.cache(name, capacity).get(key, compute)
 
     @staticmethod
     def _loading(spec: ModelSpec, load: Callable[[], Any]) -> Any:

@@ -1,24 +1,19 @@
-"""Code you can take home: the pieces every view's snippet is written with, and the `/code` table of views.
+"""Code you can take home: the pieces every view's snippet is written with (the `/code` table is playground.code).
 
 Each demo's `code.py` turns the request its backend ran into a short script written the way the
 course writes it (AutoTokenizer, AutoModelFor..., pipeline, output_hidden_states, the logits
 warpers, DataCollatorForLanguageModeling) that prints the numbers the view shows. A bundled model
 is loaded as the playground loads it (`playground.models.load`) with a comment naming its hub id;
 a hub model is loaded by its hub id with a comment saying it needs the hub. Comments come in both
-languages. `code_for(view, request_json)` is the `/code` API; the views are rows of `VIEWS`.
+languages.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from playground import checks
-from playground.errors import InputError
 from playground.registry import LAB_MODEL_KEY, ModelSpec, get_spec
-
-MAX_REQUEST_CHARS = 100_000  # a request's JSON text; longer is refused before parsing
 
 
 @dataclass(frozen=True)
@@ -98,67 +93,3 @@ def py(value: Any) -> str:
 
 def join(lines: list[str]) -> str:
     return "\n".join(lines).rstrip() + "\n"
-
-
-# view name -> (request from the endpoint's JSON parameters, snippet of that request). Filled by `views()`.
-View = tuple[Callable[[dict], Any], Callable[[Any], Snippet]]
-
-
-def views() -> dict[str, View]:
-    """Every view that has a snippet: the endpoint names (elmo_vectors, elmo_bilm, elmo_oov, inside_embeddings,
-    inside_params, inside_nsp, inside_heads, forward_block, ...), plus documented sub-views (compare, step, attention_<view>,
-    masking_<objective>)."""
-    from playground.attention import code as attention_code
-    from playground.elmo import code as elmo_code
-    from playground.fill_mask import code as fill_mask_code
-    from playground.forward import code as forward_code
-    from playground.inside import code as inside_code
-    from playground.masking import code as masking_code
-    from playground.mlm_lab import code as mlm_lab_code
-    from playground.polysemy import code as polysemy_code
-    from playground.sampling import code as sampling_code
-
-    table: dict[str, View] = {}
-    for module in (
-        fill_mask_code,
-        polysemy_code,
-        masking_code,
-        sampling_code,
-        attention_code,
-        inside_code,
-        elmo_code,
-        mlm_lab_code,
-        forward_code,
-    ):
-        table.update(module.VIEWS)
-    return table
-
-
-def parse_request(request: Any) -> dict:
-    """The `request` argument of /code: a JSON object as text (or already a dict); empty means all defaults."""
-    if isinstance(request, dict):
-        return request
-    if request is None or (isinstance(request, str) and not request.strip()):
-        return {}
-    request = checks.text(request, "request", MAX_REQUEST_CHARS)  # the checks' wordings: not text, too long, surrogates
-    try:
-        parsed = json.loads(request)
-    except json.JSONDecodeError as error:
-        raise InputError("code_request_json", "request is not valid JSON ({why}).", why=error.msg) from None
-    if not isinstance(parsed, dict):
-        raise InputError("code_request_type", "request must be a JSON object given as text.")
-    return parsed
-
-
-def code_for(view: Any, request: Any = None) -> Snippet:
-    """The `/code` API: the snippet that reproduces `view` for `request` (that endpoint's parameters, defaults filled)."""
-    table = views()
-    checks.choice(view, "view", table)  # the value is never echoed
-    make_request, generate = table[view]
-    params = parse_request(request)
-    params.pop("lang", None)  # the page's language: every snippet carries both
-    try:
-        built = make_request(params)
-    except TypeError as error:  # an unknown or missing parameter name
-        raise InputError("code_request_fields", "request does not fit /{view}: {why}.", view=view, why=str(error)[:200]) from None
-    return generate(built)

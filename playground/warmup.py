@@ -16,6 +16,12 @@ from typing import Any, Callable
 from playground import availability
 from playground.lessons import BANK, MASKING_TEXT
 from playground.runtime import Runtime
+from playground import attention, sampling
+from playground.elmo.views import ElmoBilmRequest, run_elmo_bilm
+from playground.fill_mask import FillMaskRequest, run_fill_mask
+from playground.inside.embeddings_input import EmbeddingsRequest, run_embeddings
+from playground.masking import MaskingRequest, run_masking
+from playground.polysemy import PolysemyRequest, run_polysemy
 
 
 @dataclass(frozen=True)
@@ -28,45 +34,31 @@ class WarmupStep:
 
 
 def _fill_mask(key: str, runtime: Runtime) -> Any:
-    from playground.fill_mask import FillMaskRequest, run_fill_mask
-
     return run_fill_mask(FillMaskRequest("The capital of France is [MASK].", (key,), 5), runtime)
 
 
 def _polysemy(key: str, runtime: Runtime) -> Any:
-    from playground.polysemy import PolysemyRequest, run_polysemy
-
     return run_polysemy(PolysemyRequest("bank", BANK, (key,)), runtime)
 
 
 def _masking(key: str, runtime: Runtime) -> Any:
-    from playground.masking import MaskingRequest, run_masking
-
     return run_masking(MaskingRequest(MASKING_TEXT, key, "bert"), runtime)
 
 
 def _next_token(key: str, runtime: Runtime) -> Any:
-    from playground import sampling
-
     return sampling.run_next_token(sampling.NextTokenRequest("The future of AI is", key, 0.8, 40, 0.9), runtime)
 
 
 def _attention(key: str, runtime: Runtime) -> Any:
-    from playground import attention
-
     text = "The animal didn't cross the street because it was too tired."
     return attention.run_attention(attention.AttentionRequest(key, text), runtime)
 
 
 def _inside(key: str, runtime: Runtime) -> Any:
-    from playground.inside.embeddings_input import EmbeddingsRequest, run_embeddings
-
     return run_embeddings(EmbeddingsRequest("the cat sat on the mat", "", key), runtime)
 
 
 def _elmo(key: str, runtime: Runtime) -> Any:
-    from playground.elmo.views import ElmoBilmRequest, run_elmo_bilm
-
     return run_elmo_bilm(ElmoBilmRequest(key, "the cat sat on the mat", 5), runtime)
 
 

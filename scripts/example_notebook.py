@@ -23,7 +23,7 @@ def main() -> int:
     import nbformat
 
     from app import TABS
-    from playground.ui.lessons.notebook import lesson_notebook
+    from playground.lessons.notebook import lesson_notebook
 
     nb = nbformat.from_dict(lesson_notebook("ex3", "zh", [tab for tab, _, _ in TABS]))
     nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(REPO)}}).execute()

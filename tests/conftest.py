@@ -80,7 +80,7 @@ def app_runtime(monkeypatch):
     or a `load(key)`), with empty caches of its own; returned, so a test can look at its caches. Nothing global is
     wiped: the app's own runtime is put back after the test."""
     from playground.runtime import Runtime
-    from playground.ui.common import runtime as app
+    from playground.serve import runtime as app
 
     def use(models, load_tokenizer=None) -> Runtime:
         get = models.__getitem__ if isinstance(models, dict) else models

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 
 from playground import checks
-from playground.attention import check_model
+from playground.attention.maps import AttentionRequest, check_model
 from playground.attention.positional import POSITION_TABLE_NAMES
 from playground.attention.qkv import QKV_NAMES
-from playground.attention import AttentionRequest
 from playground.attention.view import VIEW_PARTS
 from playground.errors import InputError
 from playground.snippets import Snippet, comment, header, join, load_model, offline, py, spec_of

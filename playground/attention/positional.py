@@ -44,7 +44,7 @@ def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
 
 def learned_position_similarity(lm: Any, n_positions: int) -> PositionSimilarity:
     """Cosine similarity between the model's learned position vectors 0..n-1."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     for name, module in lm.model.named_modules():
         if isinstance(module, torch.nn.Embedding) and name.split(".")[-1] in POSITION_TABLE_NAMES:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from playground import device
-from playground.attention import CAUSAL_KINDS, AttentionText, encode
+from playground.attention.maps import CAUSAL_KINDS, AttentionText, encode
 from playground.errors import InputError
 
 # Names of the query/key/value projections inside an attention block: variants as data.
@@ -99,7 +99,7 @@ def capture_layer(lm: Any, request: AttentionText, layer: int) -> LayerCapture:
 def capture_layers(lm: Any, request: AttentionText) -> tuple[LayerCapture, ...]:
     """Run the model ONCE on `request`, keeping the q, k, v and attention of every layer (the step-by-step view
     moves between layers without another forward pass)."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     encoded = encode(lm, request)
     config = lm.model.config

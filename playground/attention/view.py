@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from playground import attention as att
+from playground.attention import maps as att
 from playground import checks
 from playground.attention.qkv import LayerCapture, StepResult, capture_layers, step_by_step
 from playground.errors import InputError
@@ -72,11 +72,8 @@ def _capture(ctx: _Ctx) -> LayerCapture:
     """The step-by-step numbers of the chosen layer: ONE forward pass captures every layer, cached per text, so
     another layer, head or query is arithmetic on the kept capture."""
     text = att.AttentionText(ctx.request.text or "", ctx.request.text_b or "")
-    capture = ctx.runtime.on_device(capture_layers, 4)
-    if ctx.request.model in ctx.runtime.session:  # a session's own model: computed for this call, never shared
-        return capture(ctx.lm, text)[ctx.layer]
-    key = (ctx.lm.spec.key, text)
-    return att.cache(ctx.runtime, "captures").get(key, lambda: capture(ctx.lm, text))[ctx.layer]
+    key, model = (ctx.lm.spec.key, text), ctx.request.model
+    return att.cached(ctx.runtime, "captures", key, lambda: capture_layers(ctx.lm, text), model)[ctx.layer]
 
 
 def _head(ctx: _Ctx) -> dict:

@@ -101,7 +101,7 @@ def state_dict(f: q4file.Q4File) -> dict[str, np.ndarray]:
 
 def write_folder(bin_path: str | Path, folder: str | Path) -> list[str]:
     """Write config.json, model.safetensors and the tokenizer files of a BertModel into `folder`; tensor names back."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
     from safetensors.torch import save_file
 
     f = q4file.read(bin_path)
@@ -119,7 +119,7 @@ def write_folder(bin_path: str | Path, folder: str | Path) -> list[str]:
 
 def conversion_ok(folder: Path) -> bool:
     """Whole: manifest present, weights of the recorded size and tensor names, the tokenizer file there."""
-    from safetensors import safe_open
+    from safetensors import safe_open  # deferred: only where weights are read or written
 
     try:
         manifest = json.loads((folder / MANIFEST).read_text())

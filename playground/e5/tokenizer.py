@@ -81,6 +81,7 @@ def charsmap(mapping: Mapping[str, str]) -> bytes:
 
 def build(pieces: Sequence[str], scores: Sequence[float], normalization: Mapping[int, str], unk_id: int, max_length: int = 512):
     """A `PreTrainedTokenizerFast` with XLM-R's specials (<s> </s> <pad> <unk> <mask>), offsets and templates."""
+    # deferred: tokenizers and transformers are slow to import, and only the tokenizer's one-time build needs them
     from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from transformers import PreTrainedTokenizerFast
 

@@ -2,7 +2,8 @@
 
 Backend only (no gradio). Modules: chars (character ids), options (sizes),
 charcnn / lstm / model (the network), weights (HDF5 load/save), mix (scalar
-mix), api (embed, bilm_predictions), bundled (the small model in assets/elmo).
+mix), api (embed, bilm_predictions), bundled (the small model in assets/elmo), views (the ELMo tab's three
+entries: run_elmo_mix, run_elmo_bilm, run_elmo_oov, and their requests and results).
 """
 
 from .api import (
@@ -19,6 +20,17 @@ from .chars import batch_char_ids, word_char_ids
 from .mix import ScalarMix, scalar_mix
 from .model import ElmoBiLm, ElmoModel
 from .options import ElmoOptions, load_options
+from .views import (
+    ElmoBilmRequest,
+    ElmoBilmResult,
+    ElmoMixRequest,
+    ElmoMixResult,
+    ElmoOovRequest,
+    ElmoOovResult,
+    run_elmo_bilm,
+    run_elmo_mix,
+    run_elmo_oov,
+)
 from .weights import load_elmo, save_weights
 
 __all__ = [
@@ -41,4 +53,13 @@ __all__ = [
     "save_weights",
     "scalar_mix",
     "word_char_ids",
+    "ElmoBilmRequest",
+    "ElmoBilmResult",
+    "ElmoMixRequest",
+    "ElmoMixResult",
+    "ElmoOovRequest",
+    "ElmoOovResult",
+    "run_elmo_bilm",
+    "run_elmo_mix",
+    "run_elmo_oov",
 ]

@@ -19,6 +19,7 @@ from playground.elmo.views import (
 )
 from playground import checks
 from playground.snippets import Snippet, comment, header, join, offline, py
+from playground.registry import get_spec
 
 ALLENNLP = {
     "elmo_vectors": "allennlp.commands.elmo.ElmoEmbedder(options_file, weight_file).embed_sentence(tokens)  # (3, T, 1024)",
@@ -64,8 +65,6 @@ def oov_request(params: dict) -> ElmoOovRequest:
 
 
 def _load(key: str, view: str) -> list[str]:
-    from playground.registry import get_spec
-
     spec = get_spec(key)
     where = "bundled: run this from the playground's folder" if spec.source == "bundled" else "downloaded once"
     where_zh = "自带：在游乐场目录下运行" if spec.source == "bundled" else "首次使用时下载"

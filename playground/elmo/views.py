@@ -15,19 +15,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import torch
 
 from playground import checks
 from playground.errors import InputError
-from playground.runtime import Runtime
 from playground.text_units import labelled_lines
 
 from .api import BilmPredictions, bilm_predictions, embed
 from .chars import batch_char_ids
 from .mix import scalar_mix
+
+if TYPE_CHECKING:  # the entries are handed a Runtime; ELMo itself is loaded by models.py, which imports this package
+    from playground.runtime import Runtime
 
 N_LAYERS = 3  # ELMo: char-CNN token layer + two biLSTM layers
 MAX_SENTENCES = 24
@@ -144,6 +146,22 @@ def _check_word(word: str) -> str:
     if not word or len(tokenize(word)) != 1:
         raise InputError("elmo_one_word", "Give one word (no spaces).")
     return word
+
+
+# The mix view's example (the tab opens with it, and so does the ELMo lesson's notebook): one word, two senses.
+DEFAULT_WORD = "bank"
+DEFAULT_SENTENCES = "\n".join(
+    [
+        "river | they pulled the canoe up on the bank of the river",
+        "river | he sat on the bank of the stream and watched the water",
+        "river | the river overflowed its bank after the heavy rain",
+        "river | grass grew along the muddy bank of the creek",
+        "money | he deposited his money in the bank",
+        "money | the bank approved the loan for the new house",
+        "money | she withdrew cash from her account at the bank",
+        "money | the bank charged interest on the loan",
+    ]
+)
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,16 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from playground import checks, device
+from playground import device
 from playground.text_units import not_reading_chinese
 from playground.availability import available_specs
 from playground.fill_mask.causal import fill_blanks_causal
 from playground.errors import InputError
 from playground.fill_mask.data import Reading, check_model_keys, check_top_k, count_masks, split_at_masks
 from playground.fill_mask.masked import fill_blanks_masked
-from playground.models import LoadedModel, SessionModels
+from playground.models import LoadedModel
 from playground.runtime import Runtime
-from playground.registry import ModelSpec, get_spec
+from playground.registry import ModelSpec
 
 RESULTS_KEPT = 512  # (model, text, top-k) results kept; each is a few kilobytes
 
@@ -91,12 +91,12 @@ def default_models() -> list[str]:
     return masked or [s.key for s in available_specs("causal")]
 
 
-def _specs(keys: tuple[str, ...] | None, session: SessionModels) -> list[ModelSpec]:
+def _specs(keys: tuple[str, ...] | None, runtime: Runtime) -> list[ModelSpec]:
     """The specs of models that can fill a blank, in the order asked: this session's own, else allow-listed ones."""
     keys = default_models() if keys is None else [k for k in keys if k]
     if not keys:
         raise InputError("no_models", "Choose at least one model.")
-    return [session[key].spec if key in session else get_spec(checks.model_key(key, "models", READINGS)) for key in keys]
+    return [runtime.spec(key, "models", tuple(READINGS)) for key in keys]
 
 
 def unknown_pieces(tokenizer: Any, text: str) -> tuple[tuple[str, ...], int]:
@@ -147,19 +147,17 @@ def run_fill_mask(request: FillMaskRequest, runtime: Runtime) -> FillMaskRun:
     """
     request = request.validate()
     top_k = request.top_k
-    session = runtime.session
-    specs = _specs(request.models, session)
+    specs = _specs(request.models, runtime)
     text = request.text
-    results = runtime.cache("fill_mask", RESULTS_KEPT)
 
     def fill(spec: ModelSpec) -> ModelFill:
         lm = runtime.model(spec.key)
-        readings, pool = runtime.on_device(READINGS[spec.kind], 2.0 + top_k * 0.1)(lm, text, top_k)
+        readings, pool = READINGS[spec.kind](lm, text, top_k)
         unknown, tokens = unknown_pieces(lm.tokenizer, text)
         return ModelFill(spec.key, lm.spec.hf_id, spec.label, str(lm.device), readings, pool, unknown, tokens)
 
     fills = [
-        fill(spec) if spec.key in session else results.get((spec.key, text, top_k), lambda spec=spec: fill(spec))
+        runtime.cached("fill_mask", RESULTS_KEPT, (spec.key, text, top_k), lambda spec=spec: fill(spec), spec.key)
         for spec in specs
     ]
     ran = dataclasses.replace(request, models=tuple(s.key for s in specs), top_k=top_k)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from playground import checks
+from playground.models import BUILD_LOCK
 
 
 @dataclass(frozen=True)
@@ -125,17 +127,13 @@ BY_KEY = {c.key: c for c in PUBLISHED}
 
 
 def published(key: str, name: str = "base") -> PublishedConfig:
-    from playground import checks
-
     return BY_KEY[checks.choice(key, name, BY_KEY)]
 
 
 def build_meta(model_type: str, values: dict[str, Any], auto_class: str = "AutoModel", **extra: Any) -> Any:
     """A model of this architecture with no weights: every tensor on the meta device (shapes only, no memory)."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
     import transformers
-
-    from playground.models import BUILD_LOCK
 
     config = transformers.AutoConfig.for_model(model_type, **values, **extra)
     with BUILD_LOCK, torch.device("meta"):  # from_config swaps process-wide class attributes too (models.BUILD_LOCK)

@@ -66,7 +66,7 @@ def _check(request: EmbeddingsRequest) -> None:
 
 @device.entry(4)
 def decompose(lm: LoadedModel, text_a: str, text_b: str = "") -> EmbeddingsRun:
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     tok = lm.tokenizer
     enc = tok(text_a, text_b or None, return_tensors="pt", return_token_type_ids=True)
@@ -102,5 +102,5 @@ def run_embeddings(request: EmbeddingsRequest, runtime: Runtime) -> EmbeddingsRu
     """Token, segment and position embeddings of a sentence (pair), their sum, the LayerNorm, and the check."""
     _check(request)
     key = (request.model, request.text_a, request.text_b)
-    compute = lambda: runtime.on_device(decompose, 2.0)(runtime.model(request.model), request.text_a, request.text_b)  # noqa: E731
-    return runtime.cache("inside_embeddings", RESULTS_KEPT).get(key, compute)
+    compute = lambda: decompose(runtime.model(request.model), request.text_a, request.text_b)  # noqa: E731
+    return runtime.cached("inside_embeddings", RESULTS_KEPT, key, compute, request.model)

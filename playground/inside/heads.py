@@ -102,7 +102,7 @@ def _config_values(source: str) -> tuple[str, str, str, dict[str, Any], tuple[st
             name=str(source)[:80],
             known=", ".join(k for _, k in sources()),
         )
-    import transformers
+    import transformers  # deferred: transformers takes seconds to import; importing this module needs none
 
     config = transformers.AutoConfig.from_pretrained(str(folder), local_files_only=True)  # config.json only, no weights
     keep = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",

@@ -199,7 +199,7 @@ def pair_layout(tokenizer: Any, a: str, b: str) -> Layout:
 @device.entry(lambda lm, pairs: 4 + len(pairs) / 8)
 def nsp_probabilities(lm: LoadedModel, pairs: list[tuple[str, str]]) -> list[tuple[float, float]]:
     """(P(IsNext), P(NotNext)) for each (A, B), in one batched forward pass."""
-    import torch
+    import torch  # deferred: torch takes seconds to import; importing this module needs none
 
     enc = lm.tokenizer([a for a, _ in pairs], [b for _, b in pairs], padding=True, truncation=True, return_tensors="pt")
     with torch.inference_mode():
@@ -263,8 +263,8 @@ def run_nsp(request: NspRequest, runtime: Runtime) -> NspRun:
     if key is not None:
         lm = runtime.model(key)
         wanted = probe_pairs(sentences, seed)
-        score = lambda: runtime.on_device(nsp_probabilities, 3.0)(lm, [(a, b) for _, a, b in wanted])  # noqa: E731
-        scores = runtime.cache("inside_nsp", SCORES_KEPT).get((key, tuple(wanted)), score)
+        score = lambda: nsp_probabilities(lm, [(a, b) for _, a, b in wanted])  # noqa: E731
+        scores = runtime.cached("inside_nsp", SCORES_KEPT, (key, tuple(wanted)), score, key)
         probes = [Probe(case, a, b, p, q) for (case, a, b), (p, q) in zip(wanted, scores)]
         model_id, device = lm.spec.hf_id, str(lm.device)
     return NspRun(

@@ -124,7 +124,7 @@ def sizes_of(model_type: str, values: dict[str, Any], sharing: str | None = None
 
 
 def _config(model_type: str, values: dict[str, Any]) -> Any:
-    import transformers
+    import transformers  # deferred: transformers takes seconds to import; importing this module needs none
 
     return transformers.AutoConfig.for_model(model_type, **values)
 

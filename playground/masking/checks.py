@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from playground import checks
+from playground.masking.encoding import MAX_TOKENS
+from playground.masking.stats import MAX_DRAWS
 
 MAX_TEXT = 2000  # characters: a sentence (only the first 64 tokens are used anyway)
 MAX_EPOCHS = 20
@@ -16,9 +18,6 @@ MAX_KEY = 200  # characters of a model, objective or generator key
 
 def validate(request):
     """The request with its numbers normalised (ints as int, probabilities as float), or InputError."""
-    from playground.masking.stats import MAX_DRAWS  # stats imports numpy/torch; this module stays light
-    from playground.masking.encoding import MAX_TOKENS
-
     return replace(
         request,
         text=checks.text(request.text, "text", MAX_TEXT),

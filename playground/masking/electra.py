@@ -21,6 +21,7 @@ from playground.masking.encoding import Encoded, encode, result_of
 from playground.masking.pieces import readable
 from playground.masking.results import MaskingResult, Note
 from playground.registry import ModelSpec, get_spec
+from playground.fill_mask.causal import fill_blanks_causal
 
 MASK_PROB = 0.15
 CAUSAL_TOP_K = 10  # the filler's candidates a replacement is sampled from
@@ -120,8 +121,6 @@ def electra_uniform(tokenizer, text: str, seed: int, mask_prob: float = MASK_PRO
 @device.entry(6)  # every replaced word is drawn from a causal filler's candidates
 def electra_causal(tokenizer, filler_lm, text: str, seed: int, mask_prob: float = MASK_PROB, **_: Any) -> MaskingResult:
     """Generator = the causal LM filling whole words (sentence rescoring), re-tokenized with `tokenizer`."""
-    from playground.fill_mask.causal import fill_blanks_causal  # the causal demo's module, needed only on this path
-
     enc = encode(tokenizer, text)
     chosen = set(_selected(tokenizer, enc, seed, mask_prob, whole_word=True))
     words = sorted({enc.word_ids[p] for p in chosen})[:MAX_BLANKS]  # the filler takes at most 8 blanks

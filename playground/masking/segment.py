@@ -23,7 +23,7 @@ def has_chinese(text: str) -> bool:
 
 def words(text: str) -> tuple[tuple[int, int], ...]:
     """jieba's words of `text` as (start, end) character spans, in order (spaces are words of their own)."""
-    import jieba
+    import jieba  # deferred: jieba is slow to import; only Chinese text needs it
 
     jieba.setLogLevel(logging.WARNING)  # it announces building its dictionary on stderr
     return tuple((start, end) for _, start, end in jieba.tokenize(text))

@@ -18,6 +18,8 @@ from typing import Any
 import torch
 from safetensors.torch import load as load_safetensors
 from safetensors.torch import save as save_safetensors
+from playground.mlm_lab import corpus as corpus_mod
+from playground.mlm_lab.code import LabCodeRequest, lab_code
 
 FOLDER = "mlm-lab-model"
 SCRIPT = "train_mlm.py"  # the Code panel's script of the run, reading corpus.txt beside it
@@ -86,9 +88,6 @@ def build_export(
 def lab_zip(found: Any, runtime: Any) -> bytes:
     """This session's download (`found`: its sessions.LabModel): what the fine-tune changed, the Trainer script of
     the run (`train_mlm.py`, reading `corpus.txt`), the corpus and its held-out split (`held_out.txt`)."""
-    from playground.mlm_lab import corpus as corpus_mod
-    from playground.mlm_lab.code import LabCodeRequest, lab_code
-
     base = runtime.model(found.base_key)
     about = {"base": found.base_key, "base_model": base.spec.hf_id, "base_label": found.base_label, "steps": found.steps}
     files: dict[str, str] = {}

@@ -53,7 +53,7 @@ def _english_ranks() -> tuple[dict[str, int], str]:
         folder = availability.bundle_dir(spec)
         if folder is None:
             return {}, ""
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # deferred: pyarrow takes a second to import; only the bundled tables need it
 
         (index,) = sorted(folder.glob("*_index.parquet"))
         words = pq.read_table(index).column(0).to_pylist()
@@ -65,7 +65,7 @@ def _english_ranks() -> tuple[dict[str, int], str]:
 def _chinese_ranks() -> tuple[dict[str, int], str]:
     """Frequency rank of each Chinese word in jieba's dictionary (its counts, largest first), and its name."""
     try:
-        import jieba
+        import jieba  # deferred: jieba is slow to import; only Chinese text needs it
 
         path = Path(jieba.__file__).parent / "dict.txt"
         counts = []

@@ -26,6 +26,7 @@ from playground.mlm_lab.lab import LabProgress, LabRequest
 from playground.mlm_lab.training import CurvePoint, LabResult
 from playground.models import LoadedModel
 from playground.runtime import Runtime
+from playground.mlm_lab.worker import Worker
 
 # (request, progress) -> (result, fine-tuned model or None): by default the worker process's training.
 Train = Callable[[LabRequest, LabProgress], "tuple[LabResult, LoadedModel | None]"]
@@ -98,8 +99,6 @@ class Runner:
         self.unread_s = current.lab_unread_s if unread_s is None else unread_s
 
     def _in_worker(self, request: LabRequest, progress: LabProgress) -> tuple[LabResult, LoadedModel | None]:
-        from playground.mlm_lab.worker import Worker
-
         if self.worker is None:
             self.worker = Worker()
         return self.worker.run(request, progress, base=self.runtime.model)
@@ -181,6 +180,13 @@ class Runner:
 def runner_for(runtime: Runtime) -> Runner:
     """The runtime's one runner (server-wide for the app's runtime; a test's own Runtime gets its own)."""
     return runtime.cache("mlm_lab_runner", 1).get("runner", lambda: Runner(runtime))
+
+
+def lab_concurrency() -> int:
+    """Gradio's limit on the lab's events (page and API share it): a little above the runner's queue
+    (PLAYGROUND_LAB_QUEUE, trainings held at once), which refuses first; its events only poll. Read when the tab is
+    built, never at import."""
+    return settings.current().lab_queue + 2
 
 
 def drop_session(runtime: Runtime, token: str | None) -> None:

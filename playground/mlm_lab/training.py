@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 import torch
+from transformers import DataCollatorForLanguageModeling
 
 from playground import checks
 from playground.masking.segment import word_starts
@@ -123,8 +124,6 @@ class LabResult:
 
 
 def collator_for(tokenizer, settings: LabSettings, seed: int):
-    from transformers import DataCollatorForLanguageModeling
-
     with warnings.catch_warnings():  # whole-word masking announces it forces [MASK]-only replacement
         warnings.simplefilter("ignore")
         collator = DataCollatorForLanguageModeling(

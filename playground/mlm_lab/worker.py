@@ -28,6 +28,12 @@ from playground.errors import InputError, public_text
 from playground.mlm_lab.lab import LabProgress, LabRequest
 from playground.mlm_lab.training import LabResult
 from playground.models import LoadedModel
+import os
+import signal
+import torch
+from playground import models
+from playground.mlm_lab.lab import run_mlm_lab
+from playground.runtime import Runtime
 
 log = logging.getLogger("playground")
 POLL_S = 0.2  # how often the server side looks at the cancel flag and the worker's health while it waits
@@ -51,16 +57,8 @@ class _Sender(LabProgress):
 
 def serve(inbox, outbox, cancel, loader: Callable[..., LoadedModel]) -> None:
     """The worker's loop (in the child process): one training per message, until told to stop (None)."""
-    import os
-    import signal
-
-    import torch
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the server's terminal is the server's to handle
     _end_with_the_server()
-
-    from playground.mlm_lab.lab import run_mlm_lab
-    from playground.runtime import Runtime
 
     runtime = Runtime(load=loader)  # the normal load path: bundled models from disk, a cache of its own
     while (message := inbox.get()) is not None:
@@ -88,8 +86,6 @@ def _end_with_the_server() -> None:
     SIGTERM (a restart, a Space being stopped, the e2e fixture) or SIGKILL skips that, and the worker, blocked on a
     queue whose writing end it holds itself, never saw EOF: it stayed, 1.2 GB, reparented to init (three such
     were found after three e2e runs). The parent's sentinel becomes readable when the parent is gone."""
-    import os
-
     parent = mp.parent_process()
     if parent is None:  # not started by multiprocessing (a test calling serve() in-process)
         return
@@ -105,8 +101,6 @@ class Worker:
     """The server's handle on the worker process (started on first use, replaced when it died)."""
 
     def __init__(self, loader: Callable[..., LoadedModel] | None = None):
-        from playground import models
-
         self.loader = loader or models.load  # pickled by reference: a module-level function
         self._ctx = mp.get_context("spawn")
         self._process = None
@@ -202,8 +196,6 @@ def _main_script_hidden():
 
 def _rebuild(base: Callable[[str], LoadedModel], key: str, spec: Any, data: bytes) -> LoadedModel:
     """The fine-tuned model in this process: a copy of the server's base with the worker's weights."""
-    import torch
-
     lm = base(key)
     model = copy.deepcopy(lm.model)
     model.load_state_dict(torch.load(io.BytesIO(data), weights_only=True))

@@ -15,11 +15,12 @@ from typing import Any, Iterator
 
 import torch
 
-from playground import checks, device, sampling, settings
+from playground import checks, device, settings
+from playground.sampling import warpers as sampling
 from playground.runtime import Runtime
 from playground.errors import InputError
 from playground.models import LoadedModel
-from playground.sampling import Distribution, SamplingSettings
+from playground.sampling.warpers import Distribution, SamplingSettings
 
 N_ALTERNATIVES = 5
 
@@ -65,9 +66,13 @@ class GenerationResult:
 
 
 MAX_TOTAL_TOKENS = 400  # tokens one request may draw in all: max_new_tokens × samples (× temperatures when comparing)
-# A generation still drawing after this long stops with a message (a busy server, not a hang); each continuation of a
-# comparison has its own. Operators of slow machines can raise it.
-TIME_LIMIT_S = settings.current().generation_time_limit
+
+
+def time_limit_s() -> float:
+    """PLAYGROUND_GENERATION_TIME_LIMIT: a generation still drawing after this long stops with a message (a busy
+    server, not a hang); each continuation of a comparison has its own. Operators of slow machines raise it. Read
+    when a generation starts, never at import: importing this module reads no setting."""
+    return settings.current().generation_time_limit
 
 
 def check_seed(seed: Any) -> int:
@@ -95,7 +100,7 @@ def time_limit_error() -> InputError:
     return InputError(
         "sampling_time_limit",
         "Stopped after {s} s: the server is busy. Ask for fewer tokens or samples, or try again in a moment.",
-        s=round(TIME_LIMIT_S),
+        s=round(time_limit_s()),
     )
 
 
@@ -282,7 +287,7 @@ def generate_stream(
 ) -> Iterator[GenerationResult]:
     """`n_samples` continuations of `prompt`, yielded as they grow (every `every` tokens) and once when done."""
     max_new_tokens, n_samples, seed = check_run(max_new_tokens, n_samples, seed)
-    deadline = time.monotonic() + TIME_LIMIT_S if deadline is None else deadline
+    deadline = time.monotonic() + time_limit_s() if deadline is None else deadline
     sampler = Sampler(lm, prompt, s, seed, n_samples, max_new_tokens)
     while not sampler.done:
         if time.monotonic() > deadline:  # checked every token: a request never outlives its time limit by more than one

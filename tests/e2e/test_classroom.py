@@ -24,12 +24,12 @@ from urllib.parse import parse_qs, urlparse
 import app
 from playground.lessons import LESSONS
 from playground.ui.common.i18n import t
-from playground.ui.lessons import tab as lessons_tab
+from playground.lessons import pages as lesson_pages
 from tests.e2e.helpers import checkpoint, lesson_card, recording_page, wait_for_tab, wait_opened
 from tests.e2e.plot_layout import FITTED_JS, MARK_DRAWN_JS, NEW_PLOT_JS, PLOT_LAYOUT_JS, result_plot, wait_for_plot_words
 
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # the widgets are relabelled in the link's language
-LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # offline, as the served app
+LINKS = lesson_pages.lesson_links([tab_id for tab_id, _, _ in app.TABS])  # offline, as the served app
 
 
 def _link(lesson: str, index: int = 0):

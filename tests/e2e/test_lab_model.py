@@ -11,12 +11,12 @@ import pytest
 import app
 from playground.lessons import LESSONS
 from playground.registry import LAB_MODEL_KEY
-from playground.ui.lessons import tab as lessons_tab
+from playground.lessons import pages as lesson_pages
 from tests.e2e.helpers import checkpoint, open_tab
 from tests.e2e.plot_layout import FITTED_JS
 
 SENTENCE = "Hepatitis is an inflammation of the [MASK]."
-LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+LINKS = lesson_pages.lesson_links([tab_id for tab_id, _, _ in app.TABS])
 FILL_MASK_TRY_IT = next(
     (lesson, i) for lesson in LESSONS for i, link in enumerate(LINKS[lesson.key]) if link.query and link.tab == "fill_mask"
 )
@@ -144,7 +144,7 @@ def test_a_training_watched_stopped_and_its_model_offered_to_its_session_only(pa
     page.evaluate("() => { window.__same_page = 'yes'; }")  # gone if the page reloads
     page.get_by_role("tab", name="Lessons").click()
     lesson, index = FILL_MASK_TRY_IT
-    page.locator("#lessons-picker").get_by_text(lessons_tab.lesson_label(lesson, "en")).click()
+    page.locator("#lessons-picker").get_by_text(lesson_pages.lesson_label(lesson, "en")).click()
     page.locator(f"#lesson-{lesson.key}-try-{index}").click()
     page.locator("button[role=tab][data-tab-id=fill_mask][aria-selected=true]").wait_for(timeout=60_000)
     page.wait_for_function(

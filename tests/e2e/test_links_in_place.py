@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import app
 from playground.lessons import LESSONS
-from playground.ui.lessons import tab as lessons_tab
+from playground.lessons import pages as lesson_pages
 from tests.e2e.helpers import recording_page
 
-LINKS = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+LINKS = lesson_pages.lesson_links([tab_id for tab_id, _, _ in app.TABS])
 FILL_MASK = next(
     (lesson.key, i) for lesson in LESSONS for i, link in enumerate(LINKS[lesson.key]) if link.query and link.tab == "fill_mask"
 )

@@ -40,7 +40,7 @@ from playground.registry import get_spec
 from playground.sampling import run_next_token
 from playground.sampling.code import compare_request, generate_request, next_token_request, step_request
 from playground.sampling.generation import run_compare, run_generate, run_step
-from playground.snippets import code_for
+from playground.code import code_for
 from tests import tiny_models
 
 
@@ -495,7 +495,7 @@ def check_printout(view: str, request: dict, out: str, hub: dict | None = None) 
 
 
 def test_every_view_with_a_snippet_is_exercised():
-    from playground.snippets import views
+    from playground.code import views
 
     covered = {view for _, view, _ in CASES}
     assert set(views()) - covered <= {f"masking_{s}" for s in ("bert", "wwm", "dynamic", "span", "permutation", "t5", "attention", "electra")} | {  # noqa: E501

@@ -15,7 +15,7 @@ import pytest
 
 from playground.mlm_lab import corpus
 from playground.registry import get_spec
-from playground.snippets import code_for
+from playground.code import code_for
 from tests import tiny_models
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,13 +7,13 @@ import pytest
 import app
 from playground import availability
 from playground.lessons import LESSONS, encode
-from playground.ui.lessons import tab as lessons_tab
+from playground.lessons import pages as lesson_pages
 from playground.ui.common.share import decode
 
 
 def _check_links(demo) -> list[str]:
     tab_ids = [tab_id for tab_id, _, _ in app.TABS]
-    links = lessons_tab.lesson_links(tab_ids)
+    links = lesson_pages.lesson_links(tab_ids)
     checked = []
     for lesson in LESSONS:
         for link in links[lesson.key]:
@@ -37,7 +37,7 @@ def test_offline_links_fill_their_tab():
 
 
 def test_offline_exercise_1_runs_in_chinese_on_the_bundled_multilingual_encoder():
-    links = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+    links = lesson_pages.lesson_links([tab_id for tab_id, _, _ in app.TABS])
     first = links["ex1"][0]
     assert first.params["models"] == ["e5-small"] and first.params["word"] == "银行" and "银行存钱" in first.params["sentences"]
 
@@ -50,7 +50,7 @@ def everything_available(monkeypatch):
 def test_online_links_fill_their_tab(everything_available):
     demo = app.build_app()
     checked = _check_links(demo)
-    links = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+    links = lesson_pages.lesson_links([tab_id for tab_id, _, _ in app.TABS])
     # with the hub, the exercises run the course's own models
     assert links["ex1"][0].params["models"] == ["bert-chinese"]
     assert links["ex2"][0].params["model"] == "gpt2-chinese"
@@ -61,7 +61,7 @@ def test_online_links_fill_their_tab(everything_available):
 def test_offline_links_pick_the_bundled_masked_lm_and_run_the_statistics():
     """Lesson 6's fill-mask and lesson 11's ELECTRA generator use minilm-mlm (bundled, MiniLM's tokenizer), not only
     SmolLM2; lesson 4 opens the 80/10/10 statistics it talks about (issue 19)."""
-    links = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])
+    links = lesson_pages.lesson_links([tab_id for tab_id, _, _ in app.TABS])
     fill = next(link for link in links["causal"] if link.tab == "fill_mask")
     assert "minilm-mlm" in fill.params["models"]
     (electra,) = links["electra"]

@@ -15,8 +15,8 @@ import pytest
 
 from app import TABS
 from playground.lessons import LESSONS
-from playground.ui.lessons.notebook import code_of, lesson_notebook
-from playground.ui.lessons.tab import lesson_links
+from playground.lessons.notebook import code_of, lesson_notebook
+from playground.lessons.pages import lesson_links
 from tests.integration.test_code_snippets import check_printout
 
 nbformat = pytest.importorskip("nbformat")

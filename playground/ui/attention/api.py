@@ -5,7 +5,7 @@ from __future__ import annotations
 from playground import attention as att
 from playground.attention import AttentionRequest, run_attention
 from playground.serialize import jsonable
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.widgets import friendly_errors
 
 

@@ -1,6 +1,6 @@
 """The Code panel of every tab and the /code endpoint: the script that reproduces the last run, from the backend.
 
-The tab names its view and turns its inputs into that endpoint's parameters; `playground.snippets.code_for` does
+The tab names its view and turns its inputs into that endpoint's parameters; `playground.code.code_for` does
 the rest (the UI writes no code itself). The script's comments are in both languages; the panel's note follows
 the page's.
 """
@@ -12,7 +12,7 @@ from typing import Any, Callable
 import gradio as gr
 
 from playground import checks
-from playground.snippets import MAX_REQUEST_CHARS, code_for
+from playground.code import MAX_REQUEST_CHARS, code_for
 from playground.ui.common.i18n import t
 from playground.ui.common.links import Step
 from playground.ui.common.widgets import friendly_errors

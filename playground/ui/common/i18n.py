@@ -14,15 +14,8 @@ from typing import Any
 
 import gradio as gr
 
+from playground.langs import DEFAULT_LANG, LANGS, normalize_lang  # noqa: F401 (the UI's names for them)
 from playground.ui.common.strings import STRINGS
-
-LANGS = {"en": "English", "zh": "中文"}
-DEFAULT_LANG = "en"
-
-
-def normalize_lang(lang: str | None) -> str:
-    """'zh', 'zh-CN', 'zh_Hans' -> 'zh'; anything else -> 'en'."""
-    return "zh" if str(lang or "").lower().startswith("zh") else DEFAULT_LANG
 
 
 def t(key: str, lang: str | None = DEFAULT_LANG, **fmt: Any) -> str:

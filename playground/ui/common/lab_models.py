@@ -21,7 +21,7 @@ from playground.mlm_lab.runner import drop_session
 from playground.models import SessionModels
 from playground.registry import LAB_MODEL_KEY
 from playground.ui.common.widgets import label_in, model_choices, refuse
-from playground.ui.common import runtime as app_runtime
+from playground.serve import runtime as app_runtime
 from playground.ui.common.i18n import t
 
 

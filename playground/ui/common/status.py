@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import gradio as gr
+from gradio.context import LocalContext
 
-from playground import availability, cache, device, models, warmup
+from playground import availability, cache, device, folders, models, warmup
 from playground.registry import registry
 from playground.serialize import jsonable
-from playground.ui.common.runtime import APP
+from playground.mlm_lab.runner import runner_for
+from playground.serve import runtime as app_runtime
 from playground.ui.common.widgets import escape_md, label_in, model_id_in, why_unavailable
 from playground.ui.common.i18n import Localizer, t
 
 
 def cache_line(lang: str) -> list[str]:
     """One line when PLAYGROUND_CACHE_DIR cannot be written (conversions then go to a temporary folder), else none."""
-    return [t("status.cache_read_only", lang)] if models.cache_read_only() else []
+    return [t("status.cache_read_only", lang)] if folders.cache_read_only() else []
 
 
 def status_markdown(lang: str) -> str:
@@ -37,11 +39,6 @@ def status_markdown(lang: str) -> str:
 def load_markdown(lang: str) -> str:
     """The load panel: Gradio's queue (running, waiting), cache hit rate, models in memory, the lab queue and, on
     ZeroGPU, GPU calls and quota refusals -- so a teacher can tell "slow" (a queue) from "broken" (refusals)."""
-    from gradio.context import LocalContext
-
-    from playground.mlm_lab.runner import runner_for
-    from playground.ui.common.runtime import APP
-
     queue = getattr(LocalContext.blocks.get(None), "_queue", None)
     lines = list(getattr(queue, "event_queue_per_concurrency_id", {}).values())
     hits, lookups = cache.hit_rate()
@@ -53,7 +50,7 @@ def load_markdown(lang: str) -> str:
         waiting=sum(len(q.queue) for q in lines),
         hits=f"{hits / lookups:.0%} ({hits}/{lookups})" if lookups else "–",
         models=loaded,
-        lab=runner_for(APP).busy(),
+        lab=runner_for(app_runtime.APP).busy(),
     )
     stats = device.STATS
     if stats.mode != "direct":
@@ -86,7 +83,7 @@ def warmup_api() -> dict:
 
     Returns {"steps": [{view, model, seconds, ok, error}], "seconds": total}. Not an MCP tool.
     """
-    steps = warmup.run_warmup(runtime=APP)  # the app's caches: the class's first identical request is served
+    steps = warmup.run_warmup(runtime=app_runtime.APP)  # the app's caches: the class's first identical request is served
     return {"steps": jsonable(steps), "seconds": round(sum(s.seconds for s in steps), 2)}
 
 
@@ -103,7 +100,10 @@ def build_status(loc: Localizer, lang: str, lang_input: gr.Radio | None = None) 
     inputs = [lang_input] if lang_input is not None else []  # the page's language switch
     refresh.click(lambda lang="en": load_markdown(lang), inputs, load, api_visibility="private", queue=False)
     warm.click(
-        lambda lang="en": warmup_markdown(warmup.run_warmup(runtime=APP), lang), inputs, warmed, api_visibility="private"
+        lambda lang="en": warmup_markdown(warmup.run_warmup(runtime=app_runtime.APP), lang),
+        inputs,
+        warmed,
+        api_visibility="private",
     ).then(lambda lang="en": load_markdown(lang), inputs, load, api_visibility="private", queue=False)
     gr.api(warmup_api, api_name="warmup")
     return status

@@ -1,4 +1,5 @@
-"""Every user-facing string, English and Simplified Chinese: each tab's `ui/<tab>/text.py`, plus `ui/common/text*.py`.
+"""Every user-facing string, English and Simplified Chinese: each tab's `ui/<tab>/text.py`, `ui/common/text*.py`, and
+the backend's words that the page shows too (`BACKEND_TEXTS`: the lessons).
 
 Each text module defines `STRINGS = {"key": ("English", "中文")}`; keys are prefixed with the tab name
 (`fill_mask.title`) so modules never collide, and a clash is an error at import rather than a silently
@@ -11,6 +12,7 @@ import pkgutil
 import playground.ui
 
 STRINGS: dict[str, tuple[str, str]] = {}
+BACKEND_TEXTS = ("playground.lessons.text",)  # the course's words: the lessons tab and a lesson's notebook share them
 
 
 def _text_modules() -> list[str]:
@@ -26,7 +28,7 @@ def _text_modules() -> list[str]:
     return found
 
 
-for _name in _text_modules():
+for _name in [*_text_modules(), *BACKEND_TEXTS]:
     for _key, _pair in importlib.import_module(_name).STRINGS.items():
         if _key in STRINGS:
             raise KeyError(f"text key {_key!r} defined twice (in {_name})")

@@ -13,10 +13,6 @@ STRINGS = {
     "code.none": ("# This view has no script yet.", "# 这个视图还没有脚本。"),
     "lessons.notebook": ("Download this lesson as a notebook", "下载本课的笔记本"),
     "lessons.notebook_file": ("Notebook (.ipynb)", "笔记本（.ipynb）"),
-    "lessons.notebook_no_code": (
-        "This try-it has no script yet: open it in the playground.",
-        "这个练习还没有脚本：请在游乐场中打开。",
-    ),
     "error.code_request_type": ("request must be a JSON object given as text.", "request 必须是以文本形式给出的 JSON 对象。"),
     "error.code_request_json": ("request is not valid JSON ({why}).", "request 不是有效的 JSON（{why}）。"),
     "error.code_request_fields": ("request does not fit /{view}: {why}.", "request 与 /{view} 的参数不符：{why}。"),

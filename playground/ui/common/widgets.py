@@ -19,7 +19,9 @@ import gradio as gr
 from playground import availability, models
 from playground.errors import InputError
 from playground.registry import LAB_MODEL_ID, LAB_MODEL_LABEL, ModelSpec, get_spec, lab_name_parts, registry
+from playground.runtime import Runtime
 from playground.serialize import jsonable
+from playground.serve import runtime as app_runtime
 from playground.ui.common.i18n import t
 from playground.ui.common.strings import STRINGS
 
@@ -99,6 +101,11 @@ def on_load_message(lang: str, progress: Any = None) -> Callable[[ModelSpec], No
     if progress is None:
         return None
     return lambda spec: progress(0.0, desc=t("common.loading", lang, model=label_in(spec.label, lang)))
+
+
+def for_request(lang: str, progress: Any = None) -> Runtime:
+    """The app runtime for one page event: first loads tell the user in their language."""
+    return app_runtime.APP.with_progress(on_load_message(lang, progress))
 
 
 def load_model(key: str, lang: str, progress: gr.Progress | None = None) -> models.LoadedModel:

@@ -10,6 +10,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground.elmo.views import DEFAULT_SENTENCES, DEFAULT_WORD
 from playground.elmo.views import (
     ElmoBilmRequest,
     ElmoMixRequest,
@@ -33,7 +34,7 @@ from playground.ui.common.widgets import (
     reveal_after,
     unavailable_panel,
 )
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.i18n import choices, t
 from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.links import LinkRun, Step, reveal
@@ -41,19 +42,6 @@ from playground.ui.common.share import share_link_row
 
 KINDS = ("elmo",)
 DEFAULT_MODEL = "elmo-small"
-DEFAULT_WORD = "bank"
-DEFAULT_SENTENCES = "\n".join(
-    [
-        "river | they pulled the canoe up on the bank of the river",
-        "river | he sat on the bank of the stream and watched the water",
-        "river | the river overflowed its bank after the heavy rain",
-        "river | grass grew along the muddy bank of the creek",
-        "money | he deposited his money in the bank",
-        "money | the bank approved the loan for the new house",
-        "money | she withdrew cash from her account at the bank",
-        "money | the bank charged interest on the loan",
-    ]
-)
 DEFAULT_BILM = "the river overflowed its bank after the heavy rain"
 DEFAULT_OOV = "playgroundy transformr bank"
 # Raw scores s_j (softmaxed by the mix): "syntax-heavy" leans on layer 1, "semantics-heavy" on layer 2 (Peters et al.)

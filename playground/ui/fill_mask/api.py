@@ -10,7 +10,7 @@ from playground.fill_mask import FillMaskRequest, FillMaskRun, default_models, r
 from playground.runtime import Runtime
 from playground.ui.common.i18n import t
 from playground.ui.common.lab_models import session_for
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.widgets import check_keys, friendly_errors
 from playground.ui.fill_mask import render
 

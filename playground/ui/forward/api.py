@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playground.forward import ForwardRequest, run_forward
 from playground.serialize import jsonable
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.widgets import friendly_errors
 
 

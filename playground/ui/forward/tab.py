@@ -13,7 +13,7 @@ from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
 from playground.ui.common.lab_models import model_menu, session_for
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.widgets import download_row, export_json, friendly_errors, model_choices, result_hint
 from playground.ui.common.widgets import unavailable_panel
 from playground.ui.forward import render

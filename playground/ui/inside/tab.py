@@ -27,7 +27,7 @@ from playground.ui.common.widgets import (
     model_choices,
     reveal_after,
 )
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.i18n import UIContext, choices, t
 from playground.ui.common.code_panel import code_panel
 from playground.ui.common.links import LinkRun, Step, reveal

@@ -12,33 +12,17 @@ from typing import Any
 
 import gradio as gr
 
-from playground import availability
-from playground.lessons import LESSONS, Lesson, Link, resolve
-from playground.registry import registry
+from playground.lessons import LESSONS, Lesson, Link
 from playground.ui.common.i18n import UIContext, t
 from playground.ui.common.links import LinkRun, Step
 from playground.ui.common.share import Shared, share_link_row
 from playground.ui.common.strings import STRINGS
 from playground.ui.common.widgets import export_file
-from playground.ui.lessons.notebook import notebook_api, notebook_text
+from playground.lessons.notebook import notebook_text
+from playground.lessons.pages import discuss_markdown, lesson_label, lesson_links, lesson_markdown
+from playground.ui.lessons.api import notebook_api
 
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
-
-
-def lesson_links(tabs: Iterable[str]) -> dict[str, list[Link]]:
-    """Every lesson's try-it links, resolved against the models that can load now and the tabs this app has."""
-    available = [spec.key for spec in availability.available_specs()]
-    tabs = list(tabs)
-    return {lesson.key: [resolve(tryit, available, tabs, registry()) for tryit in lesson.tries] for lesson in LESSONS}
-
-
-def lesson_label(lesson: Lesson, lang: str) -> str:
-    title = t(f"lessons.{lesson.key}.title", lang)
-    exercises = [x.key for x in LESSONS if x.exercise]
-    if lesson.exercise:
-        return t("lessons.exercise_label", lang, n=exercises.index(lesson.key) + 1, title=title)
-    concepts = [x.key for x in LESSONS if not x.exercise]
-    return t("lessons.concept_label", lang, n=concepts.index(lesson.key) + 1, title=title)
 
 
 def picker_choices(lang: str) -> list[tuple[str, str]]:
@@ -56,19 +40,6 @@ def notes_markdown(links: list[Link], lang: str) -> str:
         if text and text not in lines:
             lines.append(text)
     return "\n\n".join(f"- {line}" for line in lines)
-
-
-def lesson_markdown(lesson: Lesson, lang: str) -> str:
-    key = f"lessons.{lesson.key}"
-    return f"## {lesson_label(lesson, lang)}\n\n{t(f'{key}.body', lang)}\n\n**{t('lessons.formula', lang)}**"
-
-
-def discuss_markdown(lesson: Lesson, lang: str) -> str:
-    key = f"lessons.{lesson.key}"
-    return (
-        f"**{t('lessons.notice', lang)}:** {t(f'{key}.notice', lang)}\n\n"
-        f"**{t('lessons.question', lang)}:** {t(f'{key}.question', lang)}"
-    )
 
 
 def step(key: str, by: int) -> str:

@@ -21,7 +21,7 @@ from playground.ui.common.widgets import (
     reveal_after,
     unavailable_panel,
 )
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.i18n import t
 from playground.ui.masking.render import export_files, render
 from playground.ui.common.code_panel import code_panel

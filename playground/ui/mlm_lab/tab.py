@@ -9,6 +9,7 @@ app Runtime's (playground.mlm_lab.sessions); the compare and the zip are backend
 from __future__ import annotations
 
 import weakref
+from contextlib import closing
 from pathlib import Path
 from typing import Iterator
 
@@ -19,13 +20,15 @@ from playground.mlm_lab import corpus as corpus_mod
 from playground.mlm_lab import sessions
 from playground.mlm_lab.compare import compare_models
 from playground.mlm_lab.export import lab_zip
+from playground.mlm_lab.follow import SAMPLE_SOURCES, api_progress, follow, lab_request
+from playground.mlm_lab.follow import corpus_text as chosen_corpus
 from playground.mlm_lab.lab import LabRequest
-from playground.mlm_lab.runner import Job, drop_session, runner_for
-from playground.mlm_lab.training import MAX_SECONDS, MAX_STEPS, BATCH_SIZE, LabSettings, check_settings
+from playground.mlm_lab.runner import Job, drop_session, lab_concurrency, runner_for
+from playground.mlm_lab.training import MAX_SECONDS, MAX_STEPS, BATCH_SIZE, LabSettings
 from playground.ui.mlm_lab import render
-from playground.ui.common import runtime as app_runtime
+from playground.serve import runtime as app_runtime
 from playground.ui.common.code_panel import CodePanel
-from playground.ui.common.guard import client_key
+from playground.serve.guard import client_key
 from playground.ui.common.widgets import (
     shown_files,
     export_file,
@@ -39,7 +42,6 @@ from playground.ui.common.share import Shared, share_link_row
 from playground.ui.common.i18n import UIContext, t
 
 POLL_S = 0.7  # how often the page is updated while a training runs
-LAB_QUEUE = app_settings.current().lab_queue  # trainings held at once (Gradio's own limit sits a little above it)
 
 
 def _app():
@@ -57,7 +59,6 @@ def end_session(token: str | None) -> None:
 
 
 LEARNING_RATES = [("0.00001", 1e-5), ("0.00003", 3e-5), ("0.0001", 1e-4), ("0.0003", 3e-4), ("0.001", 1e-3)]
-SAMPLE_SOURCES = {"sample": "medicine", "sample_zh": "gimp-zh"}  # the radio's value -> corpus.SAMPLES key
 SAMPLE_INFO = {"sample": "mlm_lab.sample_info", "sample_zh": "mlm_lab.sample_zh_info"}
 SOURCES = [
     ("mlm_lab.source_sample", "sample"),
@@ -82,31 +83,15 @@ def _base_for(source: str, current: str | None) -> str | None:
 
 
 def corpus_text(source: str, pasted: str | None, upload: str | None, lang: str) -> str:
-    """The corpus the user chose, as text (the sample, the pasted text, or the uploaded file, size-checked first)."""
-    if source in SAMPLE_SOURCES:
-        return corpus_mod.sample_corpus(SAMPLE_SOURCES[source])
-    if source == "upload":
-        if not upload:
-            return ""
-        path = Path(upload)
-        with friendly_errors(lang):
-            corpus_mod.check_upload_size(path.stat().st_size)  # refused before it is read, its size in KB/MB
-        try:
-            return path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise refuse(t("error.lab_upload", lang)) from None
-    return pasted or ""
+    """The corpus the user chose, as text (playground.mlm_lab.follow), refusals in the user's language."""
+    with friendly_errors(lang):
+        return chosen_corpus(source, pasted, upload)
 
 
 def _request(text: str, base, whole_word, prob, lr, steps, seconds, seed, lang: str) -> LabRequest:
     with friendly_errors(lang):
         seed = 0 if seed is None else seed  # an emptied seed box means the default
-        settings = check_settings(LabSettings(base, whole_word, prob, lr, steps, seconds, seed))
-        corpus_mod.sentences(text)  # refuse a bad corpus before it queues
-        from playground.mlm_lab.lab import check_base
-
-        check_base(settings.base)
-    return LabRequest(text, settings)
+        return lab_request(text, LabSettings(base, whole_word, prob, lr, steps, seconds, seed))
 
 
 def check_request(source, pasted, upload, base, whole_word, prob, lr, steps, seconds, seed, lang) -> None:
@@ -122,16 +107,16 @@ def _raise(job: Job, lang: str) -> None:
         raise gr.Error(t("common.model_failed", lang, model=job.request.settings.base, reason=type(job.error).__name__))
 
 
-def _live(job: Job, lang: str) -> tuple:
-    """(status, loss figure, summary) while the job runs."""
+def _live(job: Job, now, lang: str) -> tuple:
+    """(status, loss figure, summary) while the job runs (`now`: a playground.mlm_lab.follow.Progress)."""
     s = job.request.settings
-    partial = job.partial
-    state = render.status(job.phase, _runner().position(job), list(job.points), s, lang)
-    if job.cancelled.is_set() and job.phase == "training":
+    partial = now.partial
+    state = render.status(now.phase, now.position, list(now.points), s, lang)
+    if now.cancelling:
         state = t("mlm_lab.status_cancelling", lang)
     before = partial.before.loss if partial else None
     summary = render.summary(partial, lang) if partial else ""
-    return state, render.curve_figure(list(job.points), before, s, lang), summary
+    return state, render.curve_figure(list(now.points), before, s, lang), summary
 
 
 def _final(result, lang: str) -> tuple:
@@ -174,23 +159,19 @@ def train_stream(
     request = _request(corpus_text(source, pasted, upload, lang), base, whole_word, prob, lr, steps, seconds, seed, lang)
     job = _submit(request, token, client, lang)
     keep = (gr.update(),) * 4
-    try:
-        shown = None
-        while not job.finished.wait(POLL_S):
-            job.touch()  # this page still reads it (a page that went away stops polling; the runner then cancels)
+    shown = None
+    with closing(follow(job, _runner(), POLL_S)) as progress:  # closed early (the page went away): the job is cancelled
+        for now in progress:
             tables = keep
-            if job.partial is not None and shown is not job.partial:  # the "before" columns, once measured
-                shown, tables = job.partial, _panels(job.partial, lang)[2:]
-            yield (*_live(job, lang), *tables, token, gr.update())
-        _raise(job, lang)
-        result = job.result
-        if result is None:  # cancelled while waiting in the queue
-            yield (t("mlm_lab.stopped.cancelled", lang, steps=0, seconds=0.0), *(gr.update(),) * 6, token, None)
-            return
-        yield (*_final(result, lang), token, result)
-    finally:
-        if not job.finished.is_set():  # the page went away (or the event was cancelled): free the slot
-            job.cancel()
+            if now.partial is not None and shown is not now.partial:  # the "before" columns, once measured
+                shown, tables = now.partial, _panels(now.partial, lang)[2:]
+            yield (*_live(job, now, lang), *tables, token, gr.update())
+    _raise(job, lang)
+    result = job.result
+    if result is None:  # cancelled while waiting in the queue
+        yield (t("mlm_lab.stopped.cancelled", lang, steps=0, seconds=0.0), *(gr.update(),) * 6, token, None)
+        return
+    yield (*_final(result, lang), token, result)
 
 
 def cancel(token: str | None, lang: str):
@@ -281,22 +262,11 @@ def mlm_lab_api(
     token = sessions.new_token()
     job = _submit(request, token, client, lang)
     try:
-        while not job.finished.wait(1.0):
-            job.touch()
-            last = job.points[-1] if job.points else None
-            held = [p for p in list(job.points) if p.held_loss is not None]
-            yield {
-                "phase": job.phase,
-                "queue_position": _runner().position(job),
-                "step": last.step if last else 0,
-                "train_loss": last.train_loss if last else None,
-                "held_loss": held[-1].held_loss if held else (job.partial.before.loss if job.partial else None),
-            }
+        with closing(follow(job, _runner(), 1.0)) as progress:
+            yield from map(api_progress, progress)
         _raise(job, lang)
         yield {"phase": "done", "result": render.as_json(job.result) if job.result else None}
     finally:
-        if not job.finished.is_set():
-            job.cancel()
         drop_session(_app(), token)
 
 
@@ -468,7 +438,7 @@ def build_tab(ui: UIContext) -> Shared:
         api_visibility="private",
         # The page only polls; the real limit is the runner's single slot and bounded queue. Gradio's own limit,
         # shared with the API, bounds the threads polling it (a little above the runner's queue, which refuses first).
-        concurrency_limit=LAB_QUEUE + 2,
+        concurrency_limit=lab_concurrency(),
         concurrency_id="mlm_lab",
     )
     # Stop only while a training is queued or running; Try and Download once this session has a model to use.
@@ -481,7 +451,7 @@ def build_tab(ui: UIContext) -> Shared:
     ui.on_lang(redraw, [last, ui.lang], panels)
     compare_btn.click(compare, [probe_text, token, last, ui.lang], compared, api_visibility="private")
     zip_btn.click(shown_files(download), [token, ui.lang], files, api_visibility="private")
-    gr.api(mlm_lab_api, api_name="mlm_lab_train", concurrency_limit=LAB_QUEUE + 2, concurrency_id="mlm_lab")
+    gr.api(mlm_lab_api, api_name="mlm_lab_train", concurrency_limit=lab_concurrency(), concurrency_id="mlm_lab")
     # A link restores the settings but does not start a training: that costs minutes of the shared CPU.
     params = {
         "source": source,

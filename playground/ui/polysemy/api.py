@@ -11,7 +11,7 @@ from playground.polysemy import PolysemyRequest, PolysemyRun, check_models, chec
 from playground.registry import get_spec
 from playground.serialize import jsonable
 from playground.ui.common.i18n import t
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.widgets import friendly_errors
 from playground.ui.polysemy import render
 

@@ -21,15 +21,21 @@ from playground import sampling
 from playground.sampling import generation
 from playground.figures import sampling as figs
 from playground.ui.common.widgets import export_figure_html, export_file, export_json, friendly_errors, provenance
-from playground.ui.common.runtime import for_request
+from playground.ui.common.widgets import for_request
 from playground.ui.common.i18n import t
 
 KINDS = sampling.KINDS
 DEFAULT_TEMPERATURES = (0.1, 0.8, 1.5)
 STATE_TTL_S = 1800
 CONCURRENCY = 2  # sampling events (tab and API together) running at once; the rest wait in the bounded queue
-# Gradio's limit per event (a comparison draws three continuations, each with its own backend limit, which acts first)
-EVENT_TIME_LIMIT_S = round(3 * generation.TIME_LIMIT_S) + 30
+
+
+def event_time_limit_s() -> int:
+    """Gradio's limit per event (a comparison draws three continuations, each with its own backend limit, which acts
+    first); read when the tab is built, not at import."""
+    return round(3 * generation.time_limit_s()) + 30
+
+
 default_model = sampling.default_model
 
 

@@ -136,7 +136,7 @@ def build_tab(ui: UIContext) -> dict[str, Any]:
     settings = [temperature, top_k, top_p]
     next_result = gr.State(None)  # this user's next-token result on screen, redrawn on a language switch
     next_inputs, next_outputs = [prompt, model, *settings, ui.lang], [next_plot, next_summary, info, kept, next_result]
-    limits = dict(concurrency_id="sampling", concurrency_limit=run.CONCURRENCY, time_limit=run.EVENT_TIME_LIMIT_S)
+    limits = dict(concurrency_id="sampling", concurrency_limit=run.CONCURRENCY, time_limit=run.event_time_limit_s())
     next_clicked = next_button.click(run.next_token_view, next_inputs, next_outputs, api_visibility="private", **limits)
     # A language switch redraws the kept next-token result (no model call); generated samples keep their language.
     ui.on_lang(

@@ -9,6 +9,7 @@ import pytest
 from playground import attention as att
 from playground.attention import AttentionResult
 from playground.attention import AttentionRequest, run_attention
+from playground.errors import InputError
 from playground.runtime import Runtime
 from playground.figures import attention as figs
 from playground.serialize import jsonable
@@ -158,7 +159,7 @@ def test_run_attention_returns_the_documented_json(service, tiny_clm):
         assert np.array(data["head_entropy_bits"]).shape == (data["layers"], data["heads"])
         step = run_attention(AttentionRequest(key, TEXT, view="step", layer=1, head=1, query=2), runtime).step
         assert step.max_error < 1e-4  # the recomputed weights match the model's (GPT-2: fused c_attn)
-    with pytest.raises(att.InputError) as err:
+    with pytest.raises(InputError) as err:
         run_attention(att.AttentionRequest("minilm", TEXT, "", 9, 0, 0), runtime)  # the API's request: not fitted
     assert err.value.code == "attention_bad_head"
 

@@ -146,7 +146,7 @@ def no_loads(monkeypatch, app_runtime):
 def _no_lab_training(monkeypatch):
     """The app's lab runner asks for the base model instead of starting its worker."""
     from playground.mlm_lab.runner import runner_for
-    from playground.ui.common.runtime import APP
+    from playground.serve.runtime import APP
 
     monkeypatch.setattr(runner_for(APP), "train", lambda request, progress: _no_load(request.settings.base))
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 from safetensors.torch import save_file
 
-from playground import models
+from playground import folders, models
 
 
 def _bit_rot(folder):
@@ -59,13 +59,13 @@ def test_a_read_only_cache_folder_is_detected_and_writes_go_to_a_temporary_one(t
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder should be: nothing can be created under it (even as root)")
     use_settings(cache_dir=blocker / "cache")
-    monkeypatch.setattr(models.tempfile, "tempdir", str(tmp_path / "tmp"))
+    monkeypatch.setattr(folders.tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    assert models.cache_read_only()
+    assert folders.cache_read_only()
     assert models.cache_dir().is_relative_to(tmp_path / "tmp")
-    assert models._writable(models.cache_dir())
+    assert folders._writable(models.cache_dir())
     use_settings(cache_dir=tmp_path / "fine")
-    assert not models.cache_read_only() and models.cache_dir() == tmp_path / "fine"
+    assert not folders.cache_read_only() and models.cache_dir() == tmp_path / "fine"
 
 
 def test_the_status_panel_says_once_that_the_cache_is_read_only(tmp_path, use_settings):

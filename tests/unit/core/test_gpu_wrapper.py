@@ -7,7 +7,7 @@ import pytest
 
 import app  # noqa: F401  (its tabs import every backend module: every entry is declared, as in the server before install)
 from playground import device
-from playground.ui.common import gpu
+from playground.serve import gpu
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,8 @@ from pathlib import Path
 import yaml
 
 from playground import cache, device, warmup
-from playground.ui.common import gpu, mcp, status
+from playground.serve import gpu, mcp
+from playground.ui.common import status
 
 ROOT = Path(__file__).resolve().parents[3]
 

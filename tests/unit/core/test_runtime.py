@@ -1,4 +1,4 @@
-"""The Runtime every entry is given: models (allow-listed or this session's), tokenizers, caches, the device wrapper."""
+"""The Runtime every entry is given: models (allow-listed or the session's), tokenizers, caches (`cached`)."""
 
 import dataclasses
 
@@ -38,18 +38,30 @@ def test_views_of_one_runtime_share_its_caches():
     assert a.capacity == 4 and Runtime().cache("results", 4) is not a  # another app: its own caches
 
 
-def test_progress_is_told_to_the_loader_and_the_device_wrapper_is_applied(tiny_mlm):
-    told, wrapped = [], []
+def test_progress_is_told_to_the_loader(tiny_mlm):
+    told = []
 
     def load(key, on_load=None):
         if on_load is not None:
             on_load(get_spec(key))
         return tiny_mlm
 
-    runtime = Runtime(load=load, device=lambda fn, seconds: wrapped.append(seconds) or fn).with_progress(told.append)
+    runtime = Runtime(load=load).with_progress(told.append)
     runtime.model("minilm-mlm")
     assert [s.key for s in told] == ["minilm-mlm"]
-    assert runtime.on_device(len, 3.0)([1, 2]) == 2 and wrapped == [3.0]
+
+
+def test_cached_shares_results_but_never_a_session_models():
+    """One call path for every entry: a registry model's result is kept and shared by every view of the runtime; a
+    session model's (its key is the same in every session) is computed per call and kept nowhere."""
+    app, calls = Runtime(), []
+    compute = lambda: calls.append(1) or len(calls)  # noqa: E731
+    assert app.cached("results", 4, ("bert", "text"), compute, "bert") == 1
+    assert app.with_progress(print).cached("results", 4, ("bert", "text"), compute, "bert") == 1  # shared: no new call
+    mine = app.with_session({"lab-model": object()})
+    assert mine.cached("results", 4, ("lab-model", "text"), compute, "lab-model") == 2
+    assert mine.cached("results", 4, ("lab-model", "text"), compute, "lab-model") == 3  # computed again, never kept
+    assert list(app.cache("results", 4).keys()) == [("bert", "text")]
 
 
 def test_a_failed_load_is_one_input_error_with_the_label_and_no_server_path():

@@ -1,8 +1,11 @@
 """Every PLAYGROUND_* variable is read once, into one frozen Settings; a malformed one fails naming itself."""
 
 import dataclasses
+import os
 import pathlib
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -47,3 +50,51 @@ def test_every_playground_variable_is_a_field_and_read_only_in_settings():
         if path.name != "settings.py":
             text = path.read_text(encoding="utf-8")
             assert not re.search(r"environ(?:\.get)?\(\s*[\"']PLAYGROUND_|environ\[\s*[\"']PLAYGROUND_", text), path
+
+
+def test_client_queue_zero_turns_the_per_address_cap_off():
+    """README: `PLAYGROUND_CLIENT_QUEUE=0` turns the cap off (it used to fail as "must be at least 1")."""
+    assert Settings.from_env({"PLAYGROUND_CLIENT_QUEUE": "0"}).per_client_queue == 0
+    assert Settings.from_env({}).per_client_queue == Settings().queue_size // 2
+    with pytest.raises(ValueError, match="PLAYGROUND_CLIENT_QUEUE"):
+        Settings.from_env({"PLAYGROUND_CLIENT_QUEUE": "-1"})
+
+
+@pytest.mark.parametrize("cap, status", [(0, 200), (2, 429)])
+def test_the_queue_guard_lets_a_busy_address_in_when_the_cap_is_off(use_settings, cap, status):
+    """Five events of one address already waiting: with the cap off the sixth is queued, with a cap of 2 refused."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from playground.serve.guard import QueueGuard
+
+    use_settings(client_queue=cap)
+    sent = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    async def send(message):
+        sent.append(message)
+
+    guard = QueueGuard(app, unread_s=0)
+    assert guard.per_client == cap
+    waiting = SimpleNamespace(alive=True, request=SimpleNamespace(client=SimpleNamespace(host="10.0.0.7"), headers={}))
+    guard._waiting = lambda: [waiting] * 5
+    scope = {"type": "http", "method": "POST", "path": "/gradio_api/queue/join", "client": ("10.0.0.7", 5), "headers": []}
+    asyncio.run(guard(scope, None, send))
+    assert sent[0]["status"] == status
+
+
+def test_importing_any_module_reads_no_setting():
+    """Settings are read on first use: with a malformed variable every playground module still imports (the error
+    comes when the setting is used, naming it), and `PLAYGROUND_CLIENT_QUEUE=0` imports the sampling backend."""
+    code = (
+        "import importlib, pkgutil, playground\n"
+        "for m in pkgutil.walk_packages(playground.__path__, 'playground.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "from playground import settings\n"
+        "assert settings._current is None, 'a setting was read at import'\n"
+    )
+    env = {**os.environ, "PLAYGROUND_MAX_MODELS": "three", "PLAYGROUND_CLIENT_QUEUE": "0"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=pathlib.Path(settings.__file__).parents[1])

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from playground.errors import InputError
-from playground.snippets import code_for, views
+from playground.code import code_for, views
 
 TEXT = 'He said "hi"; import os\n""" {x} \\ [MASK] ok'
 REQUESTS = {

@@ -52,9 +52,9 @@ def test_the_albert_lessons_what_if_is_not_a_published_model_again():
     import app
     from playground.inside import params
     from playground.runtime import Runtime
-    from playground.ui.lessons import tab as lessons_tab
+    from playground.lessons import pages as lesson_pages
 
-    (link,) = lessons_tab.lesson_links([tab_id for tab_id, _, _ in app.TABS])["albert"]
+    (link,) = lesson_pages.lesson_links([tab_id for tab_id, _, _ in app.TABS])["albert"]
     p = link.params
     run = params.run_params(params.ParamsRequest(p["base"], p["E"], p["share"]), Runtime())
     *published, what_if = run.models

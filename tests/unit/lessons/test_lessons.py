@@ -5,6 +5,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from playground.lessons import LESSONS, TryIt, Variant, encode, resolve
+from playground.lessons import pages as lesson_pages
 from playground.ui.lessons import tab as lessons_tab
 from playground.ui.common.strings import STRINGS
 
@@ -34,8 +35,8 @@ def test_every_lesson_has_both_languages_a_formula_and_a_try_it(lesson):
 def test_every_lesson_renders_in_both_languages():
     for lesson in LESSONS:
         for lang in ("en", "zh"):
-            assert lessons_tab.lesson_label(lesson, lang) in lessons_tab.lesson_markdown(lesson, lang)
-            assert lessons_tab.discuss_markdown(lesson, lang)
+            assert lesson_pages.lesson_label(lesson, lang) in lesson_pages.lesson_markdown(lesson, lang)
+            assert lesson_pages.discuss_markdown(lesson, lang)
     labels = [label for label, _ in lessons_tab.picker_choices("zh")]
     assert labels[0].startswith("1 · ") and labels[-1].startswith("练习 5 · ")
 
@@ -57,11 +58,11 @@ def test_one_card_shows_the_picked_lesson_and_only_its_try_it_buttons(built_app,
     for lesson in LESSONS:
         out = event.fn(lesson.key, lang)
         texts, buttons = out[:4], dict(zip(ids[4:], out[4:]))
-        assert lessons_tab.lesson_label(lesson, lang) in texts[0] and texts[1] == lesson.formula
-        assert texts[3] == lessons_tab.discuss_markdown(lesson, lang)
+        assert lesson_pages.lesson_label(lesson, lang) in texts[0] and texts[1] == lesson.formula
+        assert texts[3] == lesson_pages.discuss_markdown(lesson, lang)
         shown = {i for i, update in buttons.items() if update["visible"]}
         assert shown and shown == {i for i in buttons if i.startswith(f"lesson-{lesson.key}-try-")}, (lesson.key, shown)
-    assert event.fn("not-a-lesson", lang)[0] == lessons_tab.lesson_markdown(LESSONS[0], lang)  # a bad link's key
+    assert event.fn("not-a-lesson", lang)[0] == lesson_pages.lesson_markdown(LESSONS[0], lang)  # a bad link's key
 
 
 TRY = TryIt(

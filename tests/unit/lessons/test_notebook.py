@@ -9,8 +9,8 @@ import pytest
 
 from playground.errors import InputError
 from playground.lessons import LESSONS
-from playground.ui.lessons.notebook import code_of, lesson_notebook
-from playground.ui.lessons.tab import lesson_links
+from playground.lessons.notebook import code_of, lesson_notebook
+from playground.lessons.pages import lesson_links
 
 TABS = ["lessons", "fill_mask", "polysemy", "elmo", "masking", "sampling", "attention", "inside", "mlm_lab"]
 

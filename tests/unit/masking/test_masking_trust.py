@@ -136,14 +136,14 @@ def test_chinese_words_are_the_spaced_groups_on_every_tokenizer(tiny_mlm, bytele
 
 def _fake_filler(monkeypatch, words):
     """The causal filler without a model: every blank gets one of `words` (of different piece counts)."""
-    import playground.fill_mask.causal as cf
+    import playground.masking.electra as electra  # the name electra_causal calls
 
     def fill(lm, texts, top_k=5, pool=0):
         n = texts[0].count("[MASK]")
         preds = [SimpleNamespace(word=w, probability=1.0) for w in words]
         return [SimpleNamespace(whole=SimpleNamespace(predictions=[preds] * n))]
 
-    monkeypatch.setattr(cf, "fill_blanks_causal", fill)
+    monkeypatch.setattr(electra, "fill_blanks_causal", fill)
     return SimpleNamespace(spec=SimpleNamespace(hf_id="fake/filler"), device="cpu")
 
 

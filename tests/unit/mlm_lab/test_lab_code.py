@@ -7,7 +7,7 @@ import pytest
 from playground.errors import InputError
 from playground.mlm_lab.code import SAMPLE_FILE
 from playground.mlm_lab.training import LabSettings, trainer_options
-from playground.snippets import code_for
+from playground.code import code_for
 
 
 def test_the_script_carries_the_runs_settings_corpus_file_and_trainer_options():

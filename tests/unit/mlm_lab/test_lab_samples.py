@@ -8,7 +8,7 @@ from playground.errors import InputError
 from playground.mlm_lab import corpus
 from playground.mlm_lab.lab import general_ranks
 from playground.registry import get_spec
-from playground.snippets import code_for
+from playground.code import code_for
 from playground.ui.mlm_lab import tab
 
 

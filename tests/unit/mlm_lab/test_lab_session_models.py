@@ -23,7 +23,7 @@ from playground.ui.attention import tab as attention_tab
 from playground.ui.fill_mask import tab as fill_mask_tab
 from playground.ui.common.i18n import Localizer, UIContext
 from playground.ui.common.lab_models import LabMenus, menu_choices, session_for
-from playground.ui.common.runtime import APP
+from playground.serve.runtime import APP
 from playground.ui.common.widgets import label_in, model_id_in
 from playground.ui.common.share import decode
 from tests.tiny_models import CORPUS

@@ -17,9 +17,9 @@ PROMPT = "the cat sat on"
 
 
 @pytest.fixture
-def tiny(monkeypatch, tiny_clm):
-    """Every model key resolves to the tiny GPT-2 (the backend's one model lookup is swapped)."""
-    monkeypatch.setattr(sampling, "causal_model", lambda key, runtime=None: tiny_clm)
+def tiny(app_runtime, tiny_clm):
+    """Every model key resolves to the tiny GPT-2 (the app's Runtime serves it: no module global is patched)."""
+    app_runtime(lambda key: tiny_clm)
     return tiny_clm
 
 

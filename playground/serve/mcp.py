@@ -38,7 +38,7 @@ def _tool_to_endpoint(server: Any) -> dict[str, str]:
 
 def install() -> None:
     """Apply the overrides (idempotent); call before `launch(mcp_server=True)`."""
-    from gradio.mcp import GradioMCPServer
+    from gradio.mcp import GradioMCPServer  # deferred: gradio takes seconds to import; serve/ imports without it
 
     if getattr(GradioMCPServer, "_playground", False):
         return

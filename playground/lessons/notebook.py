@@ -11,10 +11,11 @@ from collections.abc import Iterable
 from typing import Any, Callable
 
 from playground import checks
+from playground.code import code_for
+from playground.elmo.views import DEFAULT_SENTENCES, DEFAULT_WORD
+from playground.langs import normalize_lang
 from playground.lessons import LESSONS, Lesson, Link
-from playground.snippets import code_for
-from playground.ui.common.i18n import normalize_lang, t
-from playground.ui.common.widgets import friendly_errors
+from playground.lessons.pages import discuss_markdown, lesson_links, lesson_markdown, say
 
 _MASKING = {"p": "mlm_probability", "pm": "mask_replace_prob", "pr": "random_replace_prob", "prefix": "prefix_len"}
 _MASKING_KEPT = ("text", "model", "strategy", "seed", "epochs", "generator", *_MASKING.values())
@@ -74,8 +75,6 @@ def _inside(p: dict) -> tuple[str, dict]:
 
 
 def _elmo(p: dict) -> tuple[str, dict]:
-    from playground.ui.elmo.tab import DEFAULT_SENTENCES, DEFAULT_WORD  # the tab's own defaults, as its link opens
-
     return "elmo_vectors", {"word": DEFAULT_WORD, "sentences": DEFAULT_SENTENCES, **{k: p[k] for k in _ELMO if k in p}}
 
 
@@ -96,15 +95,13 @@ def _code(text: str) -> dict:
 
 def notebook(lesson: Lesson, links: list[Link], lang: str) -> dict:
     """The lesson (or exercise) as an nbformat-4 notebook in `lang`."""
-    from playground.ui.lessons.tab import discuss_markdown, lesson_markdown  # the page's own wording
-
     cells = [_markdown(f"{lesson_markdown(lesson, lang)}\n\n{lesson.formula}"), _markdown(discuss_markdown(lesson, lang))]
     for link in links:
-        cells.append(_markdown(f"### {t(link.label, lang)}" + (f"\n\n{t(link.note, lang)}" if link.note else "")))
+        cells.append(_markdown(f"### {say(link.label, lang)}" + (f"\n\n{say(link.note, lang)}" if link.note else "")))
         asked = code_of(link)
         if asked is None:
             key = "lessons.notebook_no_code" if link.query else link.note or "lessons.missing.models"
-            cells.append(_markdown(f"*{t(key, lang)}*"))
+            cells.append(_markdown(f"*{say(key, lang)}*"))
             continue
         cells.append(_code(code_for(*asked).code))
     return {
@@ -128,26 +125,8 @@ def find_lesson(key: Any) -> Lesson:
 
 
 def lesson_notebook(key: Any, lang: Any, tabs: Iterable[str]) -> dict:
-    from playground.ui.lessons.tab import lesson_links
-
     lesson = find_lesson(key)
     return notebook(lesson, lesson_links(tabs)[lesson.key], normalize_lang(lang if isinstance(lang, str) else "en"))
-
-
-def notebook_api(tabs: Iterable[str]) -> Callable[..., dict]:
-    tabs = list(tabs)
-
-    def lesson_notebook_api(lesson: str = "", lang: str = "en") -> dict:
-        """A lesson (or exercise) as a runnable Jupyter notebook, nbformat-4 JSON.
-
-        Args:
-            lesson: the lesson's key (static, elmo, embeddings, mlm, ...); empty means the first lesson.
-            lang: "en" or "zh", the language of the notebook's text (the code comments are in both).
-        """
-        with friendly_errors(lang if isinstance(lang, str) else "en"):
-            return lesson_notebook(lesson, lang, tabs)
-
-    return lesson_notebook_api
 
 
 def notebook_text(key: str, lang: str, tabs: Iterable[str]) -> str:
