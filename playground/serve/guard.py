@@ -16,8 +16,8 @@ opened disconnects). `QueueGuard` is a plain ASGI middleware in front of Gradio'
 
 It also refuses, in words and one log line, a JSON body nested past Python's reader (RecursionError, which every
 /call and the MCP server turned into an HTTP 500 with a traceback), and a REST call that leaves trailing values
-out (Gradio answers it with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their session and request)
-and never changes how Gradio runs one.
+out (Gradio answers it with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their
+session and request) and never changes how Gradio runs one.
 """
 
 from __future__ import annotations
