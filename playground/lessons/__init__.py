@@ -77,6 +77,9 @@ def _v(needs: tuple[str, ...] | str, note: str = "", **params: Any) -> Variant:
     return Variant((needs,) if isinstance(needs, str) else tuple(needs), params, note)
 
 
+# The block lesson's one sentence: a masked LM fills its blank, a causal LM continues it (the same words before).
+BLOCK_MASKED = "The animal didn't cross the street because it was too [MASK]."
+BLOCK_CAUSAL = "The animal didn't cross the street because it was too"
 BANK = "\n".join(
     [
         "money | She deposited her salary at the bank this morning.",
@@ -318,6 +321,31 @@ LESSONS: tuple[Lesson, ...] = (
                 (_v("minilm", model="minilm", text="The animal didn't cross the street because it was too tired.", view=view),),
             )
             for view in ("step", "head", "positional")
+        )
+        + (TryIt("lessons.try.block_whole", "forward", (_v("minilm-mlm", model="minilm-mlm", text=BLOCK_MASKED),)),),
+    ),
+    Lesson(
+        "block",
+        r"$$\mathrm{MHA}(x) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W^O, \quad"
+        r" h = \mathrm{LN}\big(x + \mathrm{MHA}(x)\big), \quad"
+        r" y = \mathrm{LN}\big(h + W_2\, \mathrm{GELU}(W_1 h)\big)$$",
+        (
+            TryIt(
+                "lessons.try.block_bert",
+                "forward",
+                (
+                    _v("bert", model="bert", text=BLOCK_MASKED),
+                    _v("minilm-mlm", "lessons.note.block_bert", model="minilm-mlm", text=BLOCK_MASKED),
+                ),
+            ),
+            TryIt(
+                "lessons.try.block_gpt",
+                "forward",
+                (
+                    _v("gpt2", model="gpt2", text=BLOCK_CAUSAL),
+                    _v("smollm2-instruct", "lessons.note.block_gpt", model="smollm2-instruct", text=BLOCK_CAUSAL),
+                ),
+            ),
         ),
     ),
     Lesson(

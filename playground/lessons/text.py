@@ -384,6 +384,51 @@ STRINGS = {
         "XLNet 不用 [MASK]。这消除了 BERT 的哪个问题？",
     ),
     # 13
+    "lessons.try.block_bert": ("Try it: one pass through BERT", "动手试试：BERT 的一次前向计算"),
+    "lessons.try.block_gpt": ("Try it: one pass through GPT", "动手试试：GPT 的一次前向计算"),
+    "lessons.try.block_whole": ("Try it: the whole block", "动手试试：完整的块"),
+    "lessons.note.block_bert": (
+        "Runs the bundled MiniLM with an MLM head trained here (a 6-layer BERT-family encoder), not BERT base.",
+        "运行的是自带的 MiniLM 加本项目训练的 MLM 头（6 层 BERT 系列编码器），不是 BERT base。",
+    ),
+    "lessons.note.block_gpt": (
+        "Runs the bundled SmolLM2 (a Llama-style GPT: pre-RMSNorm, RoPE, grouped-query attention, SwiGLU), not GPT-2.",
+        "运行的是自带的 SmolLM2（Llama 式 GPT：前置 RMSNorm、RoPE、分组查询注意力、SwiGLU），不是 GPT-2。",
+    ),
+    "lessons.block.title": ("The Transformer block", "Transformer 块"),
+    "lessons.block.body": (
+        "One block, repeated L times, is the whole encoder (BERT) or decoder (GPT). Follow one token through it in the "
+        "**One forward pass** tab, stage by stage:\n\n"
+        "- **Multi-head attention**: each head has its own Q, K, V (d_head = d_model / h); their weighted sums are "
+        "**concatenated** (h · d_v numbers) and projected back by **W^O**, (h·d_v) × d_model. Click *Heads "
+        "concatenated*, then *× W^O*.\n"
+        "- **Residual + LayerNorm**: the sub-layer's output is **added** to its input (*x + Attn(x)*: the page shows the "
+        "three norms), then normalised — after the sub-layer in BERT (post-LN), before it in GPT and Llama (pre-LN).\n"
+        "- **Feed-forward network**: the same two-layer network at every position, widened to d_ff (≈ 4 · d_model), "
+        "GELU (BERT, GPT-2) or SwiGLU (Llama), then back to d_model.\n"
+        "- **Stacking**: step through the layers; the chart shows how much attention and FFN add at each, and the "
+        "logit lens shows the answer forming layer by layer.\n"
+        "- **Encoder vs decoder inside the block**: the same machine; only the attention mask differs. BERT's tokens "
+        "see both sides (bidirectional), GPT's only the past (causal): compare the attention rows of the two try-its.",
+        "一个块重复 L 次，就是整个编码器（BERT）或解码器（GPT）。在 **一次前向计算** 标签页中逐个阶段跟随一个词元：\n\n"
+        "- **多头注意力**：每个头有自己的 Q、K、V（d_head = d_model / h）；各头的加权和**拼接**起来（h · d_v 个数），"
+        "再由 **W^O**（(h·d_v) × d_model）投影回去。点击“各头拼接”，再点击“× W^O”。\n"
+        "- **残差 + 层归一化**：子层的输出**加**到它的输入上（*x + Attn(x)*：页面给出三个范数），再做归一化——BERT 放在子层之后"
+        "（post-LN），GPT 和 Llama 放在之前（pre-LN）。\n"
+        "- **前馈网络**：每个位置用同一个两层网络，先扩到 d_ff（≈ 4 · d_model），经 GELU（BERT、GPT-2）或 SwiGLU（Llama），"
+        "再回到 d_model。\n"
+        "- **堆叠**：逐层查看；柱状图给出每层注意力和前馈各加了多少，logit lens 显示答案如何一层层形成。\n"
+        "- **块内的编码器与解码器**：是同一台机器，只有注意力掩码不同。BERT 的词元看见两侧（双向），GPT 的只看见前文（因果）："
+        "对比两个“动手试试”中的注意力行。",
+    ),
+    "lessons.block.notice": (
+        "Every stage's ✓: the page recomputed it from the formula and the model's own weights and got the same numbers.",
+        "每个阶段的 ✓：页面按公式和模型自己的权重重新计算，得到相同的数字。",
+    ),
+    "lessons.block.question": (
+        "Why add the input back (the residual) instead of passing only the sub-layer's output on?",
+        "为什么要把输入加回去（残差），而不是只把子层的输出传下去？",
+    ),
     "lessons.attention.title": ("Self-attention, multi-head, positions", "自注意力、多头、位置编码"),
     "lessons.attention.body": (
         "Every token makes a **query**, a **key** and a **value**. Its output is the average of all values, weighted by "

@@ -11,11 +11,11 @@ from playground.ui.common.strings import STRINGS
 
 CONCEPTS = [
     "static", "elmo", "embeddings", "mlm", "nsp", "causal", "sampling",
-    "roberta", "albert", "spanbert", "electra", "xlnet", "attention", "finetune",
+    "roberta", "albert", "spanbert", "electra", "xlnet", "attention", "block", "finetune",
 ]  # fmt: skip
 
 
-def test_the_course_order_fourteen_concepts_then_five_exercises():
+def test_the_course_order_fifteen_concepts_then_five_exercises():
     assert [lesson.key for lesson in LESSONS if not lesson.exercise] == CONCEPTS
     assert [lesson.key for lesson in LESSONS if lesson.exercise] == [f"ex{n}" for n in range(1, 6)]
 
