@@ -15,7 +15,7 @@ from playground.errors import InputError
 from playground.forward.blocks import TEMPLATES
 from playground.forward.code import BlockCodeRequest, block_code
 from playground.registry import get_spec
-from playground.snippets import code_for
+from playground.code import code_for
 
 HUB = {"bert": "tiny_mlm", "gpt2": "tiny_clm", "smollm2": "tiny_llama"}  # registry key -> tiny stand-in
 TEXT = 'the bank of the river "x" {y}'
