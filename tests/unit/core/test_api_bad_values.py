@@ -98,6 +98,13 @@ MUST_REFUSE = {
     | {"too-many", "none-item"},
     list: {"dict", "nan", "inf", "fraction", "huge", "lone-surrogate", "true", "digits", "too-long", "too-many"} | {"none-item"},
 }
+# (kind, bad value) -> the wordings that alone may refuse it: a list too long must be refused for its length (its
+# items are valid model keys, which another check would refuse as unknown), a text for its length or as none of a
+# choice's options (a layer menu's too).
+ONE_WORDING = {
+    (list, "too-many"): ("input_not_list",),
+    (str, "too-long"): ("input_text_too_long", "input_not_choice", "input_not_layer"),
+}
 # (endpoint, parameter) -> bad values that are valid there.
 ALSO_VALID = {
     ("polysemy", "dims"): {"digits"},  # the polysemy page's dims radio sends "2" / "3"
@@ -127,10 +134,10 @@ def _kind(annotation) -> type:
     return list if origin is list or annotation is list else annotation
 
 
-def _wording(name: str) -> re.Pattern:
-    """Any of the checks' wordings, naming parameter `name`."""
+def _wording(name: str, codes: tuple[str, ...] | None = None) -> re.Pattern:
+    """Any of the checks' wordings (or those of `codes`), naming parameter `name`."""
     alternatives = []
-    for template in checks.WORDINGS.values():
+    for template in (checks.WORDINGS[c] for c in codes) if codes else checks.WORDINGS.values():
         pattern = re.escape(template).replace(re.escape("{name}"), re.escape(name)).replace(re.escape("{name!r}"), ".+")
         alternatives.append(re.sub(r"\\\{\w+(?:!r)?\\\}", ".+", pattern))
     return re.compile("^(?:" + "|".join(alternatives) + ")$")
@@ -204,6 +211,7 @@ def test_every_parameter_of_every_endpoint_refuses_bad_values_clearly(endpoints,
         for name, param in _api_params(fn).items():
             kind = _kind(param.annotation)
             must = name not in EXEMPT and bad in MUST_REFUSE.get(kind, set()) - ALSO_VALID.get((api_name, name), set())
+            wordings = ONE_WORDING.get((kind, bad))
             checked += 1
             try:
                 _call(fn, {**base, name: value})
@@ -213,7 +221,7 @@ def test_every_parameter_of_every_endpoint_refuses_bad_values_clearly(endpoints,
                     failures.append(f"/{api_name} {name}={bad}: library text in {message!r}")
                 elif must and _asked_for_a_model(err):  # the runtime tells a failed load as a refusal
                     failures.append(f"/{api_name} {name}={bad}: accepted, and a model was asked for")
-                elif must and bad not in OWN_WORDS.get((api_name, name), ()) and not _wording(name).match(message):
+                elif must and bad not in OWN_WORDS.get((api_name, name), ()) and not _wording(name, wordings).match(message):
                     failures.append(f"/{api_name} {name}={bad}: not the checks' wording for {name!r}: {message!r}")
                 elif must and (api_name, name) not in UI_CHECKED and not _refused_by_the_backend(err):
                     failures.append(f"/{api_name} {name}={bad}: refused by the UI layer only: {_frames(err)}")
