@@ -1,5 +1,5 @@
-"""/attention refuses every malformed parameter with its own clear message; failing calls leave nothing behind;
-unknown tokens and byte pieces are labelled as what they are."""
+"""/attention refuses what the bad-values battery cannot know (no model, indices beyond the model); failing calls
+leave nothing behind; unknown tokens and byte pieces are labelled as what they are."""
 
 import gc
 import math

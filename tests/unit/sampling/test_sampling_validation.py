@@ -1,5 +1,5 @@
-"""/next_token and /generate refuse every malformed parameter with its own clear message, before any model loads,
-and bound the work one request may cause (token budget, time limit, list length)."""
+"""/next_token and /generate refuse values out of their ranges before any model loads (every other kind of bad
+value: the bad-values battery), and bound the work one request may cause (token budget, time limit)."""
 
 import math
 import time
