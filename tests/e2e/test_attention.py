@@ -152,7 +152,8 @@ def test_a_fresh_chinese_share_link_is_one_request_and_flags_unknown_tokens(brow
     1. it takes exactly one queued request (language, tab, inputs and the view together) and one run, and the
        sliders read layer 2, head 1;
     2. the info says which tokens the model does not know (不认识, 银, [UNK]), rendered (no Markdown `**` left);
-    3. the head view (no model call) labels the unknown token "[UNK] (银)" on its axes, beside the 句子（A） box.
+    3. the head view (no model call) is the link's layer 2, head 1 (its title), and labels the unknown token
+       "[UNK] (银)" on its axes, beside the 句子（A） box.
     """
     context, page, outside = recording_page(browser, app_url, locale="zh-CN", viewport={"width": 1400, "height": 1000})
     _record(page)
@@ -164,14 +165,14 @@ def test_a_fresh_chinese_share_link_is_one_request_and_flags_unknown_tokens(brow
     joins = page.evaluate("() => window.__joins || []")
     assert len(joins) == 1, joins  # one queued event: the link's (language, tab, inputs and the view together)
     values = page.locator("#attention-sliders input[type=number]").evaluate_all("els => els.map(e => e.value)")
-    assert values[:2] == ["2", "1"]
-    assert "第 2 层" in page.locator("#attention-plot").inner_text() or "2" in page.locator("#attention-info").inner_text()
+    assert values[:2] == ["2", "1"]  # the entropy view shows every layer and head: the head view below names them
     checkpoint(page, "links-fresh-attention-zh")
     page.wait_for_function("document.querySelector('#attention-info').innerText.includes('不认识')", timeout=60_000)
     info = page.locator("#attention-info").inner_text()
     assert "银" in info and "[UNK]" in info and "**" not in info
     page.locator("#attention-view input[value='head']").check()
     page.wait_for_function("document.querySelector('#attention-plot').innerText.includes('[UNK] (银)')", timeout=60_000)
+    assert "第 2 层，第 1 个头" in page.locator("#attention-plot").inner_text()  # the link's layer and head, drawn
     page.wait_for_function("document.body.innerText.includes('句子（A）')", timeout=60_000)
     page.wait_for_function("!document.querySelector('#attention-plot .pending, #attention-info .pending')", timeout=60_000)
     checkpoint(page, "attention-unknown-zh")

@@ -258,6 +258,10 @@ STRINGS = {
         "这对句子有 {n} 个词元；此视图最多显示 {limit} 个。",
     ),
     "error.unknown_config": ("Unknown configuration {name}. Choose one of: {known}.", "未知配置 {name}。可选：{known}。"),
+    "error.bad_what_if_base": (
+        '{name} is not BERT-shaped; take the "what if" sizes from one of: {known}.',
+        "{name} 不是 BERT 结构；“假设”模型的尺寸请取自以下之一：{known}。",
+    ),
     "error.nsp_one_sentence": (
         "Write at least two sentences in a row (end each with . ! ? or 。).",
         "请至少连续写两个句子（每句以 . ! ? 或 。结尾）。",

@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from playground.cache import BoundedCache
+from tests.waiting import wait_until
 
 
 def test_evicts_least_recently_used():
@@ -18,34 +19,50 @@ def test_evicts_least_recently_used():
     assert calls == ["a", "b", "c", "b"]
 
 
+def waiting(cache: BoundedCache, key) -> int:
+    """How many callers are inside `cache.get(key)` right now: the one computing and those waiting on its flight."""
+    with cache._lock:
+        flight = cache._flights.get(key)
+        return flight[1][0] if flight else 0
+
+
 def test_concurrent_identical_requests_compute_once():
-    """Eight threads released together by a barrier ask for one key: one computation, one shared value."""
-    cache, calls, results = BoundedCache(4), [], []
-    n = 8
-    barrier = threading.Barrier(n)
-    computing = threading.Event()
-    release = threading.Event()
+    """Eight callers of one key: the first computes, and it finishes only once the seven others are inside `get`,
+    waiting on its flight; all eight get its one value. Callers served one after another (a lock around the whole
+    of `get`) never overlap, and fail here; callers that each compute fail the count."""
+    cache, calls, results, n = BoundedCache(4), [], [], 8
+    overlapped = []
 
     def compute():
         calls.append(1)
-        computing.set()
-        release.wait(10)  # hold the flight open until every other thread is queued behind it
+        overlapped.append(wait_until(lambda: waiting(cache, "preset") == n))  # hold the flight open until all are in
         return object()
 
-    def worker():
-        barrier.wait()
-        results.append(cache.get("preset", compute))
-
-    threads = [threading.Thread(target=worker) for _ in range(n)]
+    threads = [threading.Thread(target=lambda: results.append(cache.get("preset", compute))) for _ in range(n)]
     for th in threads:
         th.start()
-    computing.wait(10)
-    # Every worker has passed the barrier; the ones behind the first are waiting on its flight.
-    release.set()
     for th in threads:
-        th.join(10)
+        th.join(30)
+    assert overlapped == [True], "the other callers never waited on the flight together"
     assert len(calls) == 1 and len(results) == n and len({id(r) for r in results}) == 1
     assert cache.in_flight() == 0
+
+
+def test_different_keys_compute_at_the_same_time():
+    """A flight holds back its own key only: while one key computes, another computes beside it (a cache-wide lock
+    would make a slow model load stall every other request)."""
+    cache, inside = BoundedCache(4), threading.Barrier(2, timeout=10)
+
+    def compute(key):
+        inside.wait()  # both computations must be running at once to pass this barrier
+        return key
+
+    threads = [threading.Thread(target=cache.get, args=(k, lambda k=k: compute(k))) for k in ("a", "b")]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    assert not inside.broken and sorted(cache.keys()) == ["a", "b"]
 
 
 def test_a_failure_caches_nothing_and_leaves_no_lock():

@@ -100,12 +100,9 @@ def test_no_model_list_means_the_default_selection(counted, monkeypatch):
     [
         (FillMaskRequest("no blank here", ("bert",)), "no_mask"),
         (FillMaskRequest("a [MASK]", ("bert",), 0), "input_not_whole"),
-        (FillMaskRequest("a [MASK]", ("bert",), 2.5), "input_not_whole"),
         (FillMaskRequest("a [MASK]", ()), "no_models"),
-        (FillMaskRequest("a [MASK]", ("../../secret-model",)), "unknown_model"),
-        (FillMaskRequest("a [MASK]", ("minilm",)), "input_model_kind"),
     ],
-)
+)  # a fraction, an unknown key, a model of another kind: the battery (tests/unit/core/test_api_bad_values.py)
 def test_bad_requests_are_refused_before_any_model_loads(request_, code, counted):
     with pytest.raises(InputError) as err:
         run_fill_mask(request_, counted.runtime)

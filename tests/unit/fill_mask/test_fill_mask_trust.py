@@ -58,41 +58,21 @@ def test_a_model_that_knows_every_piece_gets_no_warning(counted):
 
 
 # ---- (4) types, per parameter --------------------------------------------------------------------------------------
+# What every field refuses by its kind (a list or a number for the text, a lone surrogate, a text or a list too long,
+# an item that is not a key, NaN, a fraction, a string for top_k...) the one battery proves through /fill_mask:
+# tests/unit/core/test_api_bad_values.py. Here: the values of no such class.
 
 
-@pytest.mark.parametrize(
-    "text, code",
-    [
-        (None, "input_not_text"),
-        (["a [MASK]"], "input_not_text"),
-        (5, "input_not_text"),
-        ("a [MASK] \ud800", "input_bad_unicode"),
-        ("a [MASK] " + "x" * 50_001, "input_text_too_long"),
-    ],
-    ids=["none", "list", "int", "lone-surrogate", "too-long"],
-)
-def test_text_of_the_wrong_type_is_refused(text, code, counted):
+def test_no_text_is_refused(counted):
     with pytest.raises(InputError) as err:
-        run_fill_mask(FillMaskRequest(text, ("bert",), 5), counted.runtime)
-    assert err.value.code == code and counted.calls == []
+        run_fill_mask(FillMaskRequest(None, ("bert",), 5), counted.runtime)
+    assert err.value.code == "input_not_text" and counted.calls == []
 
 
-@pytest.mark.parametrize(
-    "models, code",
-    [
-        ("bert", "input_not_list"),
-        ([1, 2], "input_not_list"),
-        ([None], "input_not_list"),
-        ({"bert": 1}, "input_not_list"),
-        ([f"m{i}" for i in range(9)], "input_not_list"),
-        ([f"m{i}" for i in range(100_000)], "input_not_list"),
-    ],
-    ids=["string", "ints", "none-item", "dict", "nine", "hundred-thousand"],
-)
-def test_models_of_the_wrong_type_are_refused(models, code, counted):
+def test_model_keys_that_are_numbers_are_refused(counted):
     with pytest.raises(InputError) as err:
-        run_fill_mask(FillMaskRequest("a [MASK] .", models, 5), counted.runtime)
-    assert err.value.code == code and counted.calls == []
+        run_fill_mask(FillMaskRequest("a [MASK] .", [1, 2], 5), counted.runtime)
+    assert err.value.code == "input_not_list" and counted.calls == []
 
 
 def test_a_repeated_model_runs_once(counted):
@@ -100,30 +80,20 @@ def test_a_repeated_model_runs_once(counted):
     assert run.request.models == ("bert",) and counted.calls == ["bert"]
 
 
-@pytest.mark.parametrize("top_k", [None, [5], math.inf, -math.inf, math.nan, 2.5, "5", True, 0, 21], ids=lambda v: repr(v))
+@pytest.mark.parametrize("top_k", [0, 21], ids=lambda v: repr(v))
 def test_top_k_of_the_wrong_type_is_refused(top_k, counted):
     with pytest.raises(InputError) as err:
         run_fill_mask(FillMaskRequest("a [MASK] .", ("bert",), top_k), counted.runtime)
     assert err.value.code == "input_not_whole" and counted.calls == []
 
 
-@pytest.mark.parametrize(
-    "args, words",
-    [
-        ((None, ["bert"], 5), "text must be text"),
-        (("a [MASK] \ud800", ["bert"], 5), "not valid Unicode"),
-        (("a [MASK]", "bert", 5), "must be a list"),
-        (("a [MASK]", [3], 5), "must be a list"),
-        (("a [MASK]", ["bert"], math.nan), "whole number"),
-        (("a [MASK]", ["bert"], "5"), "whole number"),
-        (("a [MASK]", ["<svg onload=alert(1)>"], 5), "&lt;svg"),
-    ],
-)
-def test_the_api_answers_bad_values_with_a_clear_message(args, words, counted, app_runtime):
+def test_the_api_answers_a_bad_value_with_a_clear_message(counted, app_runtime):
+    """The transport: /fill_mask turns the backend's refusal into a gr.Error (every field and value class: the
+    battery)."""
     app_runtime(counted)  # the page's and the API's runtime: counted loads
     with pytest.raises(gr.Error) as err:
-        fill_mask_tab.fill_mask_api(*args, lang="en")
-    assert words in err.value.message and counted.calls == []
+        fill_mask_tab.fill_mask_api("a [MASK]", ["bert"], math.nan, lang="en")
+    assert err.value.message == "top_k must be a whole number from 1 to 20." and counted.calls == []
 
 
 # ---- (3) tokens shown as written ----------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ def test_sharing_divides_the_layers_by_L_and_smaller_E_shrinks_embeddings():
     assert small.parts["token_embeddings"] < shared.parts["token_embeddings"]
 
 
-@pytest.mark.parametrize("bad", [0, 15, 4096, 12.5, True, "128"])
+@pytest.mark.parametrize("bad", [0, 15, 4096])  # the range; a fraction, a bool, a string: the battery
 def test_embedding_size_is_checked(bad):
     with pytest.raises(InputError):
         params.run_params(params.ParamsRequest("bert-base", bad, True), RUNTIME)

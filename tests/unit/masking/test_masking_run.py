@@ -123,17 +123,14 @@ def test_electra_discriminator_pass_is_cached_and_noted(tiny_mlm, monkeypatch):
     "fields, code",
     [
         ({"strategy": "nope"}, "strategy"),
-        ({"model": "not-a-model"}, "unknown_model"),
-        ({"model": "glove"}, "input_model_kind"),
         ({"strategy": "electra", "generator": "masked:gpt2"}, "masking_generator"),
         ({"strategy": "electra", "generator": "sideways"}, "masking_generator"),
         ({"draws": 20_000}, "draws"),
-        ({"draws": -1}, "draws"),
         ({"text": ""}, "masking_empty"),
         ({"mlm_probability": 1.5}, "mlm_probability"),
         ({"strategy": "dynamic", "epochs": 0}, "epochs"),
     ],
-)
+)  # an unknown model, one of another kind, a negative count: the battery (tests/unit/core/test_api_bad_values.py)
 def test_bad_requests_are_refused_with_a_code(tiny_mlm, fields, code):
     with pytest.raises(InputError) as err:
         _run(Loaders(tiny_mlm), **fields)

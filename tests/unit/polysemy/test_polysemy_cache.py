@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from playground.ui.common.form import Values
 from playground.ui.polysemy import tab as polysemy_tab
+from tests.waiting import wait_until
 
 SENTENCES = (
     "money | the bank approved the loan .\nmoney | she deposited the money in the bank .\n"
@@ -38,22 +39,36 @@ def test_view_changes_reuse_the_vectors(tiny_encoder):
 
 
 def test_concurrent_identical_runs_share_one_forward_pass(tiny_encoder):
-    runtime, calls = counting(tiny_encoder)
-    barrier, errors = threading.Barrier(8), []
+    """Eight students press "run" on one preset at once: one forward pass, and it ends only once the other seven runs
+    are waiting on it (runs served one after another never overlap and fail here; runs that each compute fail the
+    count)."""
+    n, passes, overlapped, errors = 8, [], [], []
+    runtime = Runtime(load=lambda key: tiny_encoder, device=lambda fn, seconds: counted(fn))
+
+    def waiting() -> int:  # runs inside a flight of the runtime's caches: the one computing and those waiting on it
+        flights = [flight for cache in list(runtime.caches.values()) for flight in list(cache._flights.values())]
+        return sum(waiters[0] for _, waiters in flights)
+
+    def counted(fn):
+        def forward(*args, **kwargs):  # every forward pass goes through the runtime's device wrapper
+            passes.append(1)
+            overlapped.append(wait_until(lambda: waiting() == n))
+            return fn(*args, **kwargs)
+
+        return forward
 
     def student():
-        barrier.wait()  # all eight press "run" at once
         try:
             run_polysemy(PolysemyRequest("bank", SENTENCES, ("minilm",)), runtime)
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=student) for _ in range(8)]
+    threads = [threading.Thread(target=student) for _ in range(n)]
     for th in threads:
         th.start()
     for th in threads:
-        th.join()
-    assert not errors and len(calls) == 1
+        th.join(30)
+    assert not errors and overlapped == [True] and len(passes) == 1
 
 
 def values(models, input_embeddings, layer, lang):

@@ -183,7 +183,11 @@ def test_backend_entries_on_tiny_models(tiny_clm, tiny_llama):
         request = generation.GenerateRequest("the cat", "smollm2-instruct", 1.0, 0, 1.0, 6, 2, 3)
         run = generation.run_generate(request, load)
         assert run.done and len(run.samples) == 2 and "model_label" not in run.to_dict()
-        assert run.to_dict()["samples"] == generation.run_generate(request, load).to_dict()["samples"]  # same seed, same text
+        # the entry draws what the sampler (checked against transformers' generate above) draws with the request's
+        # settings and seed; another seed, other text (comparing the entry with itself would pass if it ignored them)
+        drawn = generation.generate(tiny, "the cat", sampling.settings(1.0, 0, 1.0), 6, 2, 3)
+        assert token_ids(run) == token_ids(drawn) and [x.text for x in run.samples] == [x.text for x in drawn.samples]
+        assert token_ids(run) != token_ids(generation.generate(tiny, "the cat", sampling.settings(1.0, 0, 1.0), 6, 2, 4))
         snapshots = list(generation.stream_generate(request, load, every=2))
         assert snapshots[-1].to_dict() == run.to_dict() and not any(s.done for s in snapshots[:-1])
         compare = generation.run_compare(generation.CompareRequest("the cat", "smollm2-instruct", (0.1, 1.5), 0, 1.0, 4), load)
