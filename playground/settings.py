@@ -26,7 +26,7 @@ class Settings:
     generation_time_limit: float = 120.0  # PLAYGROUND_GENERATION_TIME_LIMIT: seconds one generation may draw
     concurrency: int = 2  # PLAYGROUND_CONCURRENCY: events of one kind running at once
     queue_size: int = 64  # PLAYGROUND_QUEUE_SIZE: waiting requests before a new one is refused ("busy")
-    client_queue: int | None = None  # PLAYGROUND_CLIENT_QUEUE: waiting requests of one address; None = queue_size // 2
+    client_queue: int | None = None  # PLAYGROUND_CLIENT_QUEUE: waiting requests of one address; None = queue_size // 2; 0 = off
     unread_s: float = 60.0  # PLAYGROUND_UNREAD_S: a queued or running event nobody reads this long is cancelled
     trusted_proxy: bool = False  # PLAYGROUND_TRUSTED_PROXY=1: the client address is the proxy's X-Forwarded-For
     max_upload: str = "1mb"  # PLAYGROUND_MAX_UPLOAD: the largest upload Gradio accepts
@@ -70,7 +70,7 @@ class Settings:
             generation_time_limit=read("PLAYGROUND_GENERATION_TIME_LIMIT", "generation_time_limit", float, 1),
             concurrency=read("PLAYGROUND_CONCURRENCY", "concurrency", int, 1),
             queue_size=read("PLAYGROUND_QUEUE_SIZE", "queue_size", int, 1),
-            client_queue=read("PLAYGROUND_CLIENT_QUEUE", "client_queue", int, 1),
+            client_queue=read("PLAYGROUND_CLIENT_QUEUE", "client_queue", int, 0),  # 0: no per-address cap
             unread_s=read("PLAYGROUND_UNREAD_S", "unread_s", float, 0),
             trusted_proxy=read("PLAYGROUND_TRUSTED_PROXY", "trusted_proxy", _one),
             max_upload=read("PLAYGROUND_MAX_UPLOAD", "max_upload", str),
