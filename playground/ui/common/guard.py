@@ -14,11 +14,11 @@ opened disconnects). `QueueGuard` is a plain ASGI middleware in front of Gradio'
   read `unread_s` seconds after it was queued is cancelled the way Gradio cancels the events of a stream
   that disconnects (`Queue.clean_events`).
 
-It also refuses, in words and one log line, a body past MAX_BODY_BYTES (from its Content-Length, before it is
-read), a JSON body nested past Python's reader (RecursionError, which every /call and the MCP server turned into an
-HTTP 500 with a traceback), and a REST call that leaves trailing values out (Gradio answers it with {"error": null}
-and a traceback in the log). It reads Gradio's queue (events, their session and request)
-and never changes how Gradio runs one.
+It also refuses, in words and one log line: a `file=` that names a URL (Gradio would fetch it); a body past
+MAX_BODY_BYTES (from its Content-Length, before it is read); a JSON body nested past Python's reader (RecursionError,
+which every /call and the MCP server turned into an HTTP 500 with a traceback); and a REST call that leaves trailing
+values out (Gradio answers it with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their
+session and request) and never changes how Gradio runs one.
 """
 
 from __future__ import annotations
@@ -88,6 +88,9 @@ class QueueGuard:
         if self._watcher is None and self.unread_s > 0:
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
         path, method = scope.get("path", ""), scope.get("method", "")
+        if _names_a_url(path):
+            log.info("refused: a request for the server to fetch %s", path[:200])
+            return await _json(send, 403, {"detail": "This server serves its own files only; it fetches no URL."})
         if method == "GET":
             self._mark_read(path, scope.get("query_string", b"").decode("latin-1"))
             return await self.app(scope, receive, send)
@@ -304,6 +307,17 @@ class QueueGuard:
 
 
 TOO_LARGE = "too large"  # _read_json's refusal for a body past MAX_BODY_BYTES (answered 413 by the caller)
+
+
+def _names_a_url(path: str) -> bool:
+    """`/gradio_api/file=<http(s) URL>`: Gradio 6.31 fetches that URL (safehttpx) and streams it back, so a client
+    could make the server resolve host names of its choosing and fetch from them (on a networked Space, an open fetch
+    proxy; and it asked an outside DNS-over-HTTPS resolver about private addresses). The playground serves only its
+    own files: a `file=` that names a URL is refused before anything resolves. Any case, any slashes after it."""
+    for prefix in (f"{API}/file=", "/file="):
+        if path.startswith(prefix):
+            return path[len(prefix) :].lstrip().lower().startswith(("http:", "https:"))
+    return False
 
 
 def _declared_size(scope) -> int:

@@ -214,6 +214,33 @@ def test_an_oversized_body_is_refused_before_it_is_read_and_memory_stays(server)
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 40 * 1024  # the peak grew by < 40 MB
 
 
+@pytest.mark.parametrize("url", ["http://files.example.invalid/a.png", "https://10.1.2.3/x.txt", "HTTPS://files.example.invalid/b"])
+def test_the_server_never_fetches_a_url_a_client_names_in_file(server, monkeypatch, url):
+    """Gradio 6.31 proxies `/gradio_api/file=<http(s) URL>` through safehttpx: the server resolved host names a client
+    chose (and, for private addresses, asked an outside DNS-over-HTTPS resolver). Refused before any resolution."""
+    import socket
+
+    base, demo, _ = server
+    looked_up = []
+    real = socket.getaddrinfo
+
+    def watching(host, *args, **kwargs):
+        if host not in ("127.0.0.1", "localhost"):
+            looked_up.append(host)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", watching)
+    for method in ("GET", "HEAD"):
+        req = urllib.request.Request(f"{base}/gradio_api/file={url}", method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=20) as r:
+                status = r.status
+        except urllib.error.HTTPError as e:
+            status = e.code
+        assert status == 403, (method, status)
+    assert looked_up == []
+
+
 def test_launch_bounds_uploads_and_sessions():
     limits = launch_limits()
     assert limits["max_file_size"] == "1mb" and limits["state_session_capacity"] == 300
