@@ -121,7 +121,10 @@ class Runner:
             if client and sum(j.client == client for j in live) >= self.per_client:
                 raise InputError(
                     "lab_client_busy",
-                    "You already have {n} trainings running or waiting: wait for one to finish, or stop it.",
+                    # about the address, not "you": behind one school connection the refused student may have none
+                    "{n} trainings from your network address are already running or waiting, the most one address may "
+                    "hold (a class behind one school connection shares one address): wait for one to finish, or ask "
+                    "whoever runs this server to raise PLAYGROUND_LAB_PER_CLIENT.",
                     n=self.per_client,
                 )
             self._queue.append(job)

@@ -14,9 +14,10 @@ opened disconnects). `QueueGuard` is a plain ASGI middleware in front of Gradio'
   read `unread_s` seconds after it was queued is cancelled the way Gradio cancels the events of a stream
   that disconnects (`Queue.clean_events`).
 
-It also refuses, in words and one log line, a JSON body nested past Python's reader (RecursionError, which every
-/call and the MCP server turned into an HTTP 500 with a traceback), and a REST call that leaves trailing values
-out (Gradio answers it with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their
+It also refuses, in words and one log line: a `file=` that names a URL (Gradio would fetch it); a body past
+MAX_BODY_BYTES (from its Content-Length, before it is read); a JSON body nested past Python's reader (RecursionError,
+which every /call and the MCP server turned into an HTTP 500 with a traceback); and a REST call that leaves trailing
+values out (Gradio answers it with {"error": null} and a traceback in the log). It reads Gradio's queue (events, their
 session and request) and never changes how Gradio runs one.
 """
 
@@ -36,6 +37,10 @@ log = logging.getLogger("playground")
 API = "/gradio_api"
 JOIN_PATHS = (f"{API}/queue/join", f"{API}/call/")
 JSON = "application/json"
+# The largest body a request may send to /gradio_api (uploads aside: /upload is multipart, bounded by Gradio's
+# max_file_size). The largest legitimate one is the lab's corpus, 200,000 characters: 1.2 MB as JSON \u escapes.
+# A 150 MB body was read whole and refused only inside the function, and the memory stayed (issue 37, item 13).
+MAX_BODY_BYTES = 4 * 2**20
 READ_REMEMBERED = 20_000  # session / event ids seen reading (oldest forgotten first)
 
 
@@ -83,9 +88,14 @@ class QueueGuard:
         if self._watcher is None and self.unread_s > 0:
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
         path, method = scope.get("path", ""), scope.get("method", "")
+        if _names_a_url(path):
+            log.info("refused: a request for the server to fetch %s", path[:200])
+            return await _json(send, 403, {"detail": "This server serves its own files only; it fetches no URL."})
         if method == "GET":
             self._mark_read(path, scope.get("query_string", b"").decode("latin-1"))
             return await self.app(scope, receive, send)
+        if path.startswith(API) and not path.startswith(f"{API}/upload") and _declared_size(scope) > MAX_BODY_BYTES:
+            return await self._too_large(send, path, _declared_size(scope))  # from the headers: nothing is read
         slot = None
         if method == "POST" and path.startswith(JOIN_PATHS) and self.per_client > 0:
             who = address((scope.get("client") or ("",))[0], _Headers(scope))
@@ -98,6 +108,8 @@ class QueueGuard:
             call = path.startswith(f"{API}/call/")  # read whatever its content type says: Gradio reads it as JSON
             if method == "POST" and (call or path.startswith(API) and _Headers(scope).get("content-type", "").startswith(JSON)):
                 receive, data, refusal = await self._read_json(receive)
+                if refusal is TOO_LARGE:
+                    return await self._too_large(send, path, MAX_BODY_BYTES + 1)
                 status = 400
                 if not refusal and call:
                     refusal, status = self._check_values(path[len(f"{API}/call/") :].strip("/"), data), 422
@@ -164,12 +176,15 @@ class QueueGuard:
         answers that), and a refusal or "". JSON nested past Python's recursion limit (a 10 KB body of brackets)
         raises RecursionError, not a ValueError: Gradio's /call route through this guard and the MCP server then
         answered HTTP 500 with a traceback in the log; it is refused here in words."""
-        chunks, more = [], True
+        chunks, more, size = [], True, 0
         while more:
             message = await receive()
             if message["type"] != "http.request":
                 return receive, None, ""
             chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > MAX_BODY_BYTES:  # a body sent without its length: refused once it passes the limit
+                return receive, None, TOO_LARGE
             more = message.get("more_body", False)
         body, replayed = b"".join(chunks), False
 
@@ -186,6 +201,13 @@ class QueueGuard:
             return replay, None, "The request's JSON is nested too deeply to read (Python reads about 1,000 levels)."
         except ValueError:
             return replay, None, ""
+
+    @staticmethod
+    async def _too_large(send, path: str, size: int) -> None:
+        limit = f"{MAX_BODY_BYTES / 2**20:g} MB"
+        refusal = f"The request body is too large ({size / 2**20:.1f} MB; at most {limit}, the largest corpus the lab takes)."
+        log.info("refused: %s %s", path, refusal)
+        await _json(send, 413, {"detail": refusal})
 
     # -- a REST call's values -------------------------------------------------------------------------------------
     def _check_values(self, name: str, body: Any) -> str:
@@ -282,6 +304,26 @@ class QueueGuard:
         if messages is not None:
             error = "cancelled: nobody read this request's result in time; send it again and read its stream"
             messages.put_nowait(ProcessCompletedMessage(output={"error": error}, success=False, event_id=event._id))
+
+
+TOO_LARGE = "too large"  # _read_json's refusal for a body past MAX_BODY_BYTES (answered 413 by the caller)
+
+
+def _names_a_url(path: str) -> bool:
+    """`/gradio_api/file=<http(s) URL>`: Gradio 6.31 fetches that URL (safehttpx) and streams it back, so a client
+    could make the server resolve host names of its choosing and fetch from them (on a networked Space, an open fetch
+    proxy; and it asked an outside DNS-over-HTTPS resolver about private addresses). The playground serves only its
+    own files: a `file=` that names a URL is refused before anything resolves. Any case, any slashes after it."""
+    for prefix in (f"{API}/file=", "/file="):
+        if path.startswith(prefix):
+            return path[len(prefix) :].lstrip().lower().startswith(("http:", "https:"))
+    return False
+
+
+def _declared_size(scope) -> int:
+    """The body size the request's Content-Length announces (0: none, or not a number)."""
+    raw = _Headers(scope).get("content-length", "")
+    return int(raw) if raw.strip().isdigit() else 0
 
 
 class _Headers:

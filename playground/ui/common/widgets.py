@@ -138,17 +138,35 @@ def check_keys(keys: Iterable[str] | None, lang: str) -> list[ModelSpec]:
 
 @contextmanager
 def friendly_errors(lang: str) -> Iterator[None]:
-    """Turn bad-input errors from the backend into a gr.Error in the user's language."""
+    """Turn bad-input errors from the backend into a gr.Error in the user's language (escaped for the page's toast,
+    which renders HTML; as text for a JSON client, see `json_client`)."""
     try:
         yield
     except InputError as exc:
-        params = {name: escape(value) for name, value in exc.params.items()}
+        inert = shorten if json_client() else escape
+        params = {name: inert(value) for name, value in exc.params.items()}
         key = next((k for k in (f"error.{exc.code}", f"common.{exc.code}") if k in STRINGS), None)
-        raise refuse(t(key, lang, **params) if key else escape(str(exc))) from None
+        raise refuse(t(key, lang, **params) if key else inert(str(exc))) from None
     except gr.Error:  # a gr.Error is a ValueError too, and already escaped and logged: escaping again shows &#x27;
         raise
     except ValueError as exc:
-        raise refuse(escape(str(exc))) from None
+        raise refuse((shorten if json_client() else escape)(str(exc))) from None
+
+
+def json_client() -> bool:
+    """Whether the running event was asked for by a client that reads JSON, not a page: a REST call
+    (/gradio_api/call/<name>), gradio_client (it sends "x-gradio-user: api") or Gradio's MCP server (its own
+    gradio_client sends "mcp"). Their error text is read as text: escaped, it carried `&lt;` and `&#x27;`."""
+    from gradio.context import LocalContext
+
+    request = LocalContext.request.get(None)
+    if request is None:
+        return False
+    headers = getattr(request, "headers", None) or {}
+    if headers.get("x-gradio-user") in ("api", "mcp"):
+        return True
+    url = getattr(request, "url", None)
+    return "/gradio_api/call/" in str(getattr(url, "path", "") or "")
 
 
 def refuse(message: str) -> gr.Error:
@@ -162,8 +180,13 @@ def escape(value: Any, limit: int = 200) -> str:
 
     Gradio renders toasts as HTML, and its sanitiser lets SVG `javascript:` links through.
     """
+    return html.escape(shorten(value, limit), quote=True)
+
+
+def shorten(value: Any, limit: int = 200) -> str:
+    """A value as text of at most `limit` characters (for a JSON client's message: not escaped)."""
     text = str(value)
-    return html.escape(text if len(text) <= limit else text[: limit - 1] + "…", quote=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def escape_md(value: Any, limit: int = 200) -> str:

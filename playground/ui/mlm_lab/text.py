@@ -205,8 +205,11 @@ STRINGS = {
         "已有 {n} 个训练正在进行或等待（服务器最多接受这么多）：请几分钟后再试。",
     ),
     "error.lab_client_busy": (
-        "You already have {n} trainings running or waiting: wait for one to finish, or stop it.",
-        "你已有 {n} 个训练正在进行或等待：请等其中一个结束，或先停止它。",
+        "{n} trainings from your network address are already running or waiting, the most one address may hold "
+        "(a class behind one school connection shares one address): wait for one to finish, or ask whoever runs this "
+        "server to raise PLAYGROUND_LAB_PER_CLIENT.",
+        "来自你的网络地址的 {n} 个训练已在进行或等待，这是每个地址的上限（同一学校网络后的全班共用一个地址）："
+        "请等其中一个结束，或请运行本服务器的人调高 PLAYGROUND_LAB_PER_CLIENT。",
     ),
     "error.lab_worker_died": (
         "The training process stopped unexpectedly (exit code {exit}): try again, perhaps with fewer steps.",

@@ -180,6 +180,69 @@ def test_json_nested_too_deep_is_refused_in_words_not_a_500_with_a_traceback(use
         demo.close()
 
 
+def test_an_oversized_body_is_refused_before_it_is_read_and_memory_stays(server):
+    """A 150 MB JSON body to /call was read whole and refused only inside the function (15 of them: +2.8 GB RSS, still
+    held 65 s later). Past MAX_BODY_BYTES the answer comes from the headers alone: this client announces 150 MB,
+    sends 1 KB and waits; the refusal comes at once, and the bodies of ten whole 8 MB posts are never kept."""
+    import resource
+    import socket
+
+    base, demo, _ = server
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        head = (
+            "POST /gradio_api/call/quick HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {150 * 2**20}\r\nX-Forwarded-For: 10.0.0.9\r\n\r\n"
+        )
+        sock.sendall(head.encode() + b'{"data": ["' + b"a" * 1000)
+        answer = ""
+        while "}" not in answer:  # no more is sent: a server that reads the body first never answers
+            answer += sock.recv(4096).decode("latin-1")
+    assert answer.startswith("HTTP/1.1 413") and "too large" in answer, answer[:300]
+
+    big = ('{"data": ["' + "a" * (8 * 2**20) + '", 1]}').encode()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KB; the server runs in this process
+    for _ in range(10):
+        req = urllib.request.Request(f"{base}/gradio_api/call/quick", big, {"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(req, timeout=30)
+            raise AssertionError("an 8 MB body was accepted")
+        except urllib.error.HTTPError as e:
+            assert e.code == 413
+        except urllib.error.URLError as e:  # answered and closed while the client was still sending: never read
+            assert isinstance(e.reason, (BrokenPipeError, ConnectionResetError)), e
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 40 * 1024  # the peak grew by < 40 MB
+
+
+@pytest.mark.parametrize(
+    "url", ["http://files.example.invalid/a.png", "https://10.1.2.3/x.txt", "HTTPS://files.example.invalid/b"]
+)
+def test_the_server_never_fetches_a_url_a_client_names_in_file(server, monkeypatch, url):
+    """Gradio 6.31 proxies `/gradio_api/file=<http(s) URL>` through safehttpx: the server resolved host names a client
+    chose (and, for private addresses, asked an outside DNS-over-HTTPS resolver). Refused before any resolution."""
+    import socket
+
+    base, demo, _ = server
+    looked_up = []
+    real = socket.getaddrinfo
+
+    def watching(host, *args, **kwargs):
+        if host not in ("127.0.0.1", "localhost"):
+            looked_up.append(host)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", watching)
+    for method in ("GET", "HEAD"):
+        req = urllib.request.Request(f"{base}/gradio_api/file={url}", method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=20) as r:
+                status = r.status
+        except urllib.error.HTTPError as e:
+            status = e.code
+        assert status == 403, (method, status)
+    assert looked_up == []
+
+
 def test_launch_bounds_uploads_and_sessions():
     limits = launch_limits()
     assert limits["max_file_size"] == "1mb" and limits["state_session_capacity"] == 300

@@ -98,3 +98,14 @@ def test_importing_any_module_reads_no_setting():
     )
     env = {**os.environ, "PLAYGROUND_MAX_MODELS": "three", "PLAYGROUND_CLIENT_QUEUE": "0"}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=pathlib.Path(settings.__file__).parents[1])
+
+
+def test_every_variable_the_readme_says_0_turns_off_accepts_0():
+    """PLAYGROUND_CLIENT_QUEUE=0, documented as "off", failed at start-up ("must be at least 1"): the app never
+    started. Every variable whose README row says `0` turns it off is read as 0, and the guard then lets all in."""
+    readme = (pathlib.Path(settings.__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    off = re.findall(r"^\| `(PLAYGROUND_[A-Z_]+)` \|.*`0` turns it off", readme, flags=re.M)
+    assert "PLAYGROUND_CLIENT_QUEUE" in off
+    for name in off:
+        Settings.from_env({name: "0"})  # no ValueError
+    assert Settings.from_env({"PLAYGROUND_CLIENT_QUEUE": "0"}).per_client_queue == 0

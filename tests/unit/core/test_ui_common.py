@@ -1,5 +1,6 @@
 """How the UI turns backend refusals into messages: escaped, translated, one log line, no traceback."""
 
+import json
 import logging
 
 import gradio as gr
@@ -93,3 +94,44 @@ def test_nsp_sentences_and_polysemy_labels_are_data_not_links_or_math():
     v = dc_replace(v, rows=[0, 1, 2], similarity=np.eye(3) * 0.5 + 0.5, coords=np.arange(6.0).reshape(3, 2))
     reading = polysemy_render.reading(built(sentences, [v]), "en")  # read by the backend, worded by the renderer
     assert "evil" in reading and "https://" not in reading and "$$" not in reading
+
+
+def test_api_and_mcp_clients_read_errors_as_text_and_the_page_reads_them_escaped():
+    """API and MCP error messages carried HTML entities (`&lt;`, `&#x27;`): escaping is for the page's toast, which
+    renders HTML; a JSON client (REST /call, gradio_client, MCP's client) gets the text as it is."""
+    import urllib.request
+
+    from gradio_client import Client
+
+    from scripts.serve_app import free_port
+
+    def shout(text: str) -> str:
+        with friendly_errors("en"):
+            raise InputError("unknown_model", "x", name=text)
+
+    with gr.Blocks() as demo:
+        box = gr.Textbox()
+        gr.api(shout, api_name="shout")
+        box.submit(shout, box, box, api_name="shout_page")
+    demo.queue()
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True)
+    try:
+        base, word = f"http://127.0.0.1:{port}", "<b>it's</b>"
+        req = urllib.request.Request(
+            f"{base}/gradio_api/call/shout", json.dumps({"data": [word]}).encode(), {"Content-Type": "application/json"}
+        )
+        event = json.loads(urllib.request.urlopen(req, timeout=10).read())["event_id"]
+        stream = urllib.request.urlopen(f"{base}/gradio_api/call/shout/{event}", timeout=30).read().decode()
+        assert word in stream and "&lt;" not in stream and "&#x27;" not in stream, stream
+        for user in ("api", "mcp"):  # gradio_client's header; Gradio's MCP server calls through a gradio_client
+            with pytest.raises(Exception) as caught:
+                Client(base, verbose=False, headers={"x-gradio-user": user}).predict(word, api_name="/shout")
+            assert word in str(caught.value) and "&lt;" not in str(caught.value), str(caught.value)
+        # The page (no such header) gets it escaped: its toast renders HTML.
+        with pytest.raises(gr.Error) as caught:
+            with friendly_errors("en"):
+                raise InputError("unknown_model", "x", name=word)
+        assert "&lt;b&gt;it&#x27;s&lt;/b&gt;" in caught.value.message
+    finally:
+        demo.close()

@@ -193,6 +193,13 @@ def test_the_lab_queue_is_bounded_and_one_client_cannot_take_it(tiny_mlm):
     with pytest.raises(InputError) as e:
         runner.submit(request, "s3", "10.0.0.1")  # a third from the same address: refused, not queued
     assert e.value.code == "lab_client_busy" and runner.busy() == 2
+    # Behind one school address the third student has no training of their own: told about the address, and how the
+    # server's operator raises the limit (issue 37, item 14), in both languages.
+    from playground.ui.common.i18n import t
+
+    chinese = t("error.lab_client_busy", "zh", **e.value.params)
+    assert "You already have" not in str(e.value) and "address" in str(e.value), str(e.value)
+    assert "PLAYGROUND_LAB_PER_CLIENT" in str(e.value) and "PLAYGROUND_LAB_PER_CLIENT" in chinese and "地址" in chinese
     held.append(runner.submit(request, "s4", "10.0.0.2"))
     with pytest.raises(InputError) as e:
         runner.submit(request, "s5", "10.0.0.3")  # the queue is full for everyone
