@@ -17,6 +17,9 @@ from playground.forward import passes
 from playground.forward.lens import Logits, Readout
 from playground.forward.result import VECTOR_VALUES, ForwardResult, StageVector, build_result
 from playground.runtime import Runtime
+from playground.architectures import KINDS as BLOCKS
+from playground.architectures import block_kind
+from playground.registry import registry
 
 __all__ = [
     "ForwardRequest", "ForwardResult", "StageVector", "Readout", "Logits", "run_forward", "model_keys", "KINDS",
@@ -40,9 +43,6 @@ class ForwardRequest:
 def model_keys() -> list[str]:
     """The registered models this view can show: a kind with a stack of blocks and a block layout the table knows
     (the page's menu; any other is refused with "forward_unknown_architecture" or "input_model_kind")."""
-    from playground.architectures import KINDS as BLOCKS
-    from playground.registry import registry
-
     return [s.key for s in registry().values() if s.kind in KINDS and s.model_type in BLOCKS]
 
 
@@ -72,26 +72,17 @@ def chosen_token(pass_: passes.Pass, token: int) -> int:
 
 def run_forward(request: ForwardRequest, runtime: Runtime) -> ForwardResult:
     """One forward pass per (model, sentence), every stage at the chosen token; refuses unknown block layouts."""
-    from playground.architectures import block_kind
-
     request = check_request(request, runtime)
     lm = runtime.model(request.model)
     block_kind(lm.model, lm.spec.label)  # refused before the pass runs
-    shared = request.model not in runtime.session  # a session's own model never enters the shared caches
-    compute = runtime.on_device(passes.capture_pass, 4 + len(request.text) / 300)
+    # One pass per (model, sentence), one result per chosen token; a session's own model is computed for this call
+    # alone (Runtime.cached), never kept in a shared cache.
     key = (lm.spec.key, request.text)
-    if shared:
-        pass_ = runtime.cache("forward passes", PASS_CACHE).get(key, lambda: compute(lm, request.text))
-    else:
-        pass_ = compute(lm, request.text)
+    pass_ = runtime.cached("forward passes", PASS_CACHE, key, lambda: passes.capture_pass(lm, request.text), request.model)
     token = chosen_token(pass_, request.token)
 
     def result() -> ForwardResult:
-        lens_logits = None
-        if passes.has_head(pass_):
-            lens_logits = runtime.on_device(passes.read_lens, 4)(lm, passes.residual_stream(pass_, token))
+        lens_logits = passes.read_lens(lm, passes.residual_stream(pass_, token)) if passes.has_head(pass_) else None
         return build_result(lm, pass_, token, request.top_k, lens_logits)
 
-    if not shared:
-        return result()
-    return runtime.cache("forward results", RESULT_CACHE).get((*key, token, request.top_k), result)
+    return runtime.cached("forward results", RESULT_CACHE, (*key, token, request.top_k), result, request.model)

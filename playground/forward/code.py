@@ -17,6 +17,7 @@ from playground.errors import InputError
 from playground.registry import get_spec
 from playground.forward.blocks import TEMPLATES
 from playground.snippets import Snippet, comment, header, join, load_model, offline, py
+from playground.forward import KINDS
 
 AUTO = {"masked": "AutoModelForMaskedLM", "causal": "AutoModelForCausalLM", "encoder": "AutoModel"}
 MAX_LAYER = 63
@@ -100,8 +101,6 @@ def _request(params: dict) -> BlockCodeRequest:
     if unknown:
         raise TypeError(f"unexpected parameter {sorted(unknown)[0]!r}")
     r = BlockCodeRequest(**{"model": "", "text": "", **params})
-    from playground.forward import KINDS
-
     text = checks.text(r.text, "text", 2000)
     if not text.strip():
         raise InputError("forward_empty_text", "Type a sentence first.")

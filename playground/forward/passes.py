@@ -11,7 +11,12 @@ from typing import Any
 
 import numpy as np
 
+import time
+
 from playground import device
+from playground.attention import display_labels
+from playground.capture import capture, points
+from playground.forward import formulas
 from playground.architectures import BlockKind, block_kind
 from playground.errors import InputError
 from playground.fill_mask.data import substitute_masks
@@ -60,7 +65,7 @@ def encode(lm: Any, text: str) -> dict[str, Any]:
 
 def model_inputs(lm: Any, ids: list[int], segments: list[int]) -> dict[str, Any]:
     """What the model is called with: ids, and segment ids where it has segment embeddings (BERT)."""
-    import torch
+    import torch  # deferred: importing the forward package (the UI, the docs' checks) loads no torch
 
     inputs = {"input_ids": torch.tensor([ids], device=lm.device)}
     if int(getattr(lm.model.config, "type_vocab_size", 0) or 0) > 1:
@@ -71,13 +76,7 @@ def model_inputs(lm: Any, ids: list[int], segments: list[int]) -> dict[str, Any]
 @device.entry(lambda lm, text: 4 + len(text) / 300)
 def capture_pass(lm: Any, text: str) -> Pass:
     """Run the model once on `text` with every stage hooked; check each stage against its formula."""
-    import time
-
-    import torch
-
-    from playground.attention import display_labels
-    from playground.capture import capture, points
-    from playground.forward import formulas
+    import torch  # deferred: importing the forward package (the UI, the docs' checks) loads no torch
 
     kind = block_kind(lm.model, lm.spec.label)
     encoded = encode(lm, text)
@@ -115,9 +114,7 @@ def lens_logits(lm: Any, kind: BlockKind, vectors: np.ndarray) -> np.ndarray:
     The head is the block kind's final stages run in order (BERT: the MLM transform and decoder; GPT-2 and
     Llama: the final norm and the LM head), so on the last block's output it gives the model's own logits.
     """
-    import torch
-
-    from playground.capture import points
+    import torch  # deferred: importing the forward package (the UI, the docs' checks) loads no torch
 
     table = points(lm.model, kind)
     x = torch.tensor(vectors, device=lm.device, dtype=next(lm.model.parameters()).dtype)

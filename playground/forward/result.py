@@ -13,6 +13,8 @@ import numpy as np
 
 from playground.forward import lens, passes
 from playground.forward.lens import Logits, Readout
+from playground.capture import points
+from playground.forward.formulas import input_name
 
 VECTOR_VALUES = 64  # values of a stage's vector sent to the page (a strip a phone can show); the norm uses all
 
@@ -98,9 +100,6 @@ def _norms(pass_: passes.Pass, layers: int, stage: str) -> np.ndarray:
 
 def build_result(lm: Any, pass_: passes.Pass, token: int, top_k: int, lens_logits: np.ndarray | None) -> ForwardResult:
     """The result for one chosen token, from the pass (and the lens logits at that token, when the model has a head)."""
-    from playground.capture import points
-    from playground.forward.formulas import input_name
-
     config, kind = lm.model.config, pass_.kind
     layers = config.num_hidden_layers
     heads = config.num_attention_heads

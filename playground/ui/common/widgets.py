@@ -157,7 +157,7 @@ def json_client() -> bool:
     """Whether the running event was asked for by a client that reads JSON, not a page: a REST call
     (/gradio_api/call/<name>), gradio_client (it sends "x-gradio-user: api") or Gradio's MCP server (its own
     gradio_client sends "mcp"). Their error text is read as text: escaped, it carried `&lt;` and `&#x27;`."""
-    from gradio.context import LocalContext
+    from gradio.context import LocalContext  # deferred: gradio's request context, read only when an error is worded
 
     request = LocalContext.request.get(None)
     if request is None:

@@ -64,7 +64,6 @@ def test_client_queue_zero_turns_the_per_address_cap_off():
 def test_the_queue_guard_lets_a_busy_address_in_when_the_cap_is_off(use_settings, cap, status):
     """Five events of one address already waiting: with the cap off the sixth is queued, with a cap of 2 refused."""
     import asyncio
-    from types import SimpleNamespace
 
     from playground.serve.guard import QueueGuard
 
@@ -79,8 +78,7 @@ def test_the_queue_guard_lets_a_busy_address_in_when_the_cap_is_off(use_settings
 
     guard = QueueGuard(app, unread_s=0)
     assert guard.per_client == cap
-    waiting = SimpleNamespace(alive=True, request=SimpleNamespace(client=SimpleNamespace(host="10.0.0.7"), headers={}))
-    guard._waiting = lambda: [waiting] * 5
+    guard._slots = {"10.0.0.7": [[None] for _ in range(5)]}  # five events of this address admitted, not yet queued
     scope = {"type": "http", "method": "POST", "path": "/gradio_api/queue/join", "client": ("10.0.0.7", 5), "headers": []}
     asyncio.run(guard(scope, None, send))
     assert sent[0]["status"] == status

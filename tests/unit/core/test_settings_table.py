@@ -60,9 +60,7 @@ def values(cell: str, documented: str) -> list[str]:
 ROWS = table()
 DEFAULTS = [(n, v) for n, cell, _ in ROWS if n in read_by_settings() for v in values(cell, "default")]
 DOING = [(n, v) for n, _, text in ROWS if n in read_by_settings() for v in values(text, "description")]
-KNOWN = {  # documented, and not yet what the code does: issue 31 part 4 settles it (then this mark goes, or it fails)
-    ("PLAYGROUND_CLIENT_QUEUE", "0"): "the README says `0` turns the limit off; settings.py refuses values below 1",
-}
+KNOWN: dict[tuple[str, str], str] = {}  # documented, and not yet what the code does (each marked: it fails once done)
 
 
 def _marked(pairs):
