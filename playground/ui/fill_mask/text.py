@@ -77,6 +77,13 @@ STRINGS = {
         "so its answers do not depend on the sentence at all. Choose a model that knows this language.",
         "{model} 完全读不懂这段文本：每一部分（{pieces}）都是它的未知词元，所以它的答案与句子内容无关。请选择懂这种语言的模型。",
     ),
+    "fill_mask.weak_zh": (
+        "{model} is weak on everyday Chinese: hit@5 on held-out everyday Chinese: {percent} % (the hidden character "
+        "was among its top 5 in {percent} % of {blanks} HSK sentences it never read). Read its Chinese answers as "
+        "guesses, not as what a full-size Chinese BERT would say.",
+        "{model} 在日常中文上较弱：留出的日常中文 hit@5 为 {percent}%（在 {blanks} 个它从未读过的 HSK 句子中，"
+        "被遮住的字只有 {percent}% 出现在它的前 5 个答案里）。请把它的中文答案当作猜测，而不是完整的中文 BERT 会给出的答案。",
+    ),
     "fill_mask.pool": ("{model}: {n} candidate words rescored per blank.", "{model}：每个空格重新打分 {n} 个候选词。"),
     "error.empty_text": ("Please type a sentence.", "请输入一个句子。"),
     "error.no_mask": (
