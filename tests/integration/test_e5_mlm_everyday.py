@@ -23,8 +23,8 @@ import e5_mlm_eval  # noqa: E402
 SUMMARY = json.loads((ROOT / "assets" / "e5_mlm" / "summary.json").read_text(encoding="utf-8"))
 # What docs/models-chinese.md states for the committed overlay (scripts/e5_mlm_eval.py --subset 100): 爱's rank for
 # 我[MASK]自然语言处理。 and hit@5 on the first 100 held-out HSK sentences. A worse overlay fails.
-AI_RANK_AT_MOST = 239
-HSK_SUBSET_HIT5_AT_LEAST = 0.26
+AI_RANK_AT_MOST = 224
+HSK_SUBSET_HIT5_AT_LEAST = 0.39
 # The overlay before HSK was added (the same code): the English held-out numbers may not fall below it.
 EN_BEFORE = {"loss": 3.902, "hit_at_5": 0.5481}
 
