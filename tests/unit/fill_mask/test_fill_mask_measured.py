@@ -56,7 +56,7 @@ def test_the_bundled_summary_gives_the_figure_the_note_shows():
 
 @pytest.mark.parametrize(
     "lang, wanted",
-    [("en", ["hit@5 on held-out everyday Chinese: 23 %", "431 HSK sentences"]), ("zh", ["日常中文 hit@5 为 23%", "431 个"])],
+    [("en", ["hit@5 on held-out everyday Chinese: 23 %", "431 HSK sentences"]), ("zh", ["留出的日常中文 hit@5：23%", "431 个"])],
 )
 def test_the_note_in_both_languages_names_the_model_and_the_figure(lang, wanted):
     note = Note("weak_zh", {"model": MODEL_ID, "percent": 23, "blanks": 431})
