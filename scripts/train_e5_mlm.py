@@ -16,6 +16,10 @@ never used to choose) and on the dev probes (dev_probes.json, other everyday wor
 written when the dev hit@5 (zh + en) beats the best so far (a tie: when the held-out loss is lower), so the best
 checkpoint survives a run that goes on past it.
 
+The Chinese half of a batch: the HSK training split (scripts/hsk_corpus.py; its held-out split is never read, and
+scripts/e5_mlm_eval.py measures on it) --sentence-share of it, of the rest 3/4 CC-CEDICT word lists, 1/4 manuals.
+`--snapshots DIR` also keeps every evaluated step's overlay, to be measured afterwards with scripts/e5_mlm_eval.py.
+
 Written: --out/overlay.safetensors (float16: only what was trained), --out/summary.json; the log is appended to
 --log (assets/e5_mlm/train.log). `--resume` continues from --checkpoint (float32 weights, AdamW state, step
 count, best dev score); `--init-from-overlay` starts a new run from a committed overlay (its layers and head;
