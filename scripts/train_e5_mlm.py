@@ -16,6 +16,10 @@ never used to choose) and on the dev probes (dev_probes.json, other everyday wor
 written when the dev hit@5 (zh + en) beats the best so far (a tie: when the held-out loss is lower), so the best
 checkpoint survives a run that goes on past it.
 
+The Chinese half of a batch: the HSK training split (scripts/hsk_corpus.py; its held-out split is never read, and
+scripts/e5_mlm_eval.py measures on it) --sentence-share of it, of the rest 3/4 CC-CEDICT word lists, 1/4 manuals.
+`--snapshots DIR` also keeps every evaluated step's overlay, to be measured afterwards with scripts/e5_mlm_eval.py.
+
 Written: --out/overlay.safetensors (float16: only what was trained), --out/summary.json; the log is appended to
 --log (assets/e5_mlm/train.log). `--resume` continues from --checkpoint (float32 weights, AdamW state, step
 count, best dev score); `--init-from-overlay` starts a new run from a committed overlay (its layers and head;
@@ -93,9 +97,11 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--init-from-overlay", type=Path, default=None, help="start from this overlay's weights")
     parser.add_argument("--out", type=Path, default=data.OUT, help="where the overlay and summary go")
+    parser.add_argument("--snapshots", type=Path, default=None, help="also write every evaluated overlay here")
     parser.add_argument("--log", type=Path, default=data.OUT / "train.log", help="appended to")
     parser.add_argument("--cedict-min-freq", type=int, default=None, help="jieba count a CC-CEDICT headword needs")
     parser.add_argument("--everyday-mask-rate", type=float, default=None, help="share hidden in the word lists")
+    parser.add_argument("--sentence-share", type=float, default=None, help="share of the Chinese half from HSK")
     args = parser.parse_args()
 
     import torch
@@ -113,6 +119,8 @@ def main() -> None:
         e5_corpus.CEDICT_MIN_FREQ = args.cedict_min_freq
     if args.everyday_mask_rate is not None:
         data.EVERYDAY_MASK_RATE = args.everyday_mask_rate
+    if args.sentence_share is not None:
+        data.SENTENCE_SHARE = args.sentence_share
     model, tokenizer = data.load_e5_mlm(args.keep)
     bottom = args.keep - args.tune  # hidden_states[bottom] is the input of the first trained layer
     texts = data.Texts.build(tokenizer, args.seed, args.sources)
@@ -126,7 +134,8 @@ def main() -> None:
         f"--- scripts/train_e5_mlm.py: keep {args.keep} layers, train the top {args.tune} + head "
         f"({sum(p.numel() for p in head + layers):,} params); {texts.describe()}; seed {args.seed}; "
         f"lr head {args.lr_head} layers {args.lr_layers}; CC-CEDICT count >= {e5_corpus.CEDICT_MIN_FREQ}; "
-        f"word lists {data.EVERYDAY_MASK_RATE:.0%} hidden"
+        f"word lists {data.EVERYDAY_MASK_RATE:.0%} hidden; HSK sentences {data.SENTENCE_SHARE:.0%} of the Chinese "
+        f"half when read"
     )
     if args.init_from_overlay and not args.resume:
         init_from_overlay(model, args.init_from_overlay, cand)
@@ -169,10 +178,14 @@ def main() -> None:
         ok = b["y"] >= 0
         return F.cross_entropy(top_logits(b)[ok], b["y"][ok])
 
-    held_rng = random.Random(args.seed + 1)  # the held-out masks: the same in every run
+    # The held-out masks: the same in every run, one generator per language so that a change in the Chinese text
+    # (HSK added) leaves the English masks as they were (before HSK, one generator drew the Chinese masks first).
     held = {
         lang: [cached_batch(t[i : i + 50], held_rng) for i in range(0, 300, 50)]
-        for lang, t in (("zh", texts.zh_held), ("en", texts.en_held))
+        for lang, t, held_rng in (
+            ("zh", texts.zh_held, random.Random(f"{args.seed + 1}-zh")),
+            ("en", texts.en_held, random.Random(f"{args.seed + 1}-en")),
+        )
     }
     batches = []
     saved = torch.load(args.cache) if args.cache.exists() else None
@@ -183,6 +196,7 @@ def main() -> None:
         "seed": args.seed,
         "cedict": e5_corpus.CEDICT_MIN_FREQ,
         "everyday_rate": data.EVERYDAY_MASK_RATE,
+        "sentence_share": data.SENTENCE_SHARE,
     }
     if saved is not None and saved["key"] == key:
         batches = saved["batches"]
@@ -267,18 +281,25 @@ def main() -> None:
             args.checkpoint,
         )
 
-    def save(loss, hits, dev, minutes):
+    def save_overlay(path: Path):
         changed = {n: p.detach().float().clone() for n, p in model.named_parameters() if p.requires_grad}
         changed["cls.predictions.bias"] = unseen_bias(changed["cls.predictions.bias"], cand)
-        tmp = args.out / "overlay.safetensors.tmp"
+        tmp = path.with_name(path.name + ".tmp")
         meta = {"base": data.BASE, "num_hidden_layers": str(args.keep)}
         save_file({n: w.half().contiguous() for n, w in changed.items()}, str(tmp), metadata=meta)
-        tmp.replace(args.out / "overlay.safetensors")
+        tmp.replace(path)
+
+    def save(loss, hits, dev, minutes):
+        save_overlay(args.out / "overlay.safetensors")
         summary = dict(
             base=data.BASE,
             recipe=f"encoder truncated to {args.keep} layers; top {args.tune} + head trained on cached inputs",
             corpus={"zh": texts.by_source, "en": "WordNet 3.0 glosses + examples"},
-            licences="see scripts/e5_corpus.py and docs/models-chinese.md",
+            licences=(
+                "see scripts/e5_corpus.py and docs/models-chinese.md; trained on CC BY-SA 4.0 text (CC-CEDICT"
+                + (", HSK sentences" if texts.zh_sentences else "")
+                + "): the overlay is a derivative of CC BY-SA data"
+            ),
             seed=args.seed,
             keep_layers=args.keep,
             tuned_layers=args.tune,
@@ -301,6 +322,9 @@ def main() -> None:
         nonlocal best
         loss, hits, shown, dev = report()
         improved, score = better(loss, dev)
+        if args.snapshots:  # every evaluated step, for a later look (the rule above still picks the committed one)
+            args.snapshots.mkdir(parents=True, exist_ok=True)
+            save_overlay(args.snapshots / f"overlay-step{step}.safetensors")
         if improved:
             best = score
             save(loss, hits, dev, minutes)

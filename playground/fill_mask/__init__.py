@@ -14,14 +14,15 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from playground import device
-from playground.text_units import not_reading_chinese
+from playground import checks, device
+from playground.text_units import has_cjk, not_reading_chinese
 from playground.availability import available_specs
 from playground.fill_mask.causal import fill_blanks_causal
 from playground.errors import InputError
 from playground.fill_mask.data import Reading, check_model_keys, check_top_k, count_masks, split_at_masks
 from playground.fill_mask.masked import fill_blanks_masked
-from playground.models import LoadedModel
+from playground.fill_mask.measured import weak_on_everyday_chinese
+from playground.models import LoadedModel, SessionModels
 from playground.runtime import Runtime
 from playground.registry import ModelSpec
 
@@ -54,7 +55,8 @@ class ModelFill:
 
 @dataclass(frozen=True)
 class Note:
-    code: str  # "unknown" | "all_unknown" | "no_chinese" | "no_chinese_model" | "pool" | "truncated": text key fill_mask.<code>
+    code: str  # "unknown" | "all_unknown" | "no_chinese" | "no_chinese_model" | "weak_zh" | "pool" | "truncated":
+    # text key fill_mask.<code>
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -118,8 +120,9 @@ def unknown_pieces(tokenizer: Any, text: str) -> tuple[tuple[str, ...], int]:
     return tuple(found), total
 
 
-def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill]) -> list[Note]:
-    """What the reader should know, computed from the inputs and the results (worded by the UI)."""
+def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill], own: frozenset[str] = frozenset()) -> list[Note]:
+    """What the reader should know, computed from the inputs and the results (worded by the UI); `own`: this
+    session's model keys (a lab model is not the bundled one whose measure is on file)."""
     deaf = {spec.key for spec in not_reading_chinese(text, specs)}
     notes = []
     for fill in fills:  # first: what makes a model's answer meaningless (the UI shows these as warnings)
@@ -132,6 +135,11 @@ def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill]) -> list[No
             notes.append(Note("no_chinese", {"model": fill.model_id}))
     if specs and len(deaf) == len(specs):
         notes.append(Note("no_chinese_model"))
+    for spec, fill in zip(specs, fills):  # a reader of Chinese whose Chinese answers measured weak: the figure
+        weak = weak_on_everyday_chinese(spec.key) if has_cjk(text) and spec.key not in deaf | own else None
+        if weak is not None:
+            percent = round(100 * weak.hit_at_5)
+            notes.append(Note("weak_zh", {"model": fill.model_id, "percent": percent, "blanks": weak.blanks}))
     notes += [Note("pool", {"model": fill.model_id, "n": fill.pool_size}) for fill in fills if fill.pool_size]
     notes += [Note("truncated", {"model": fill.model_id}) for fill in fills for r in fill.readings if r.truncated]
     return notes
@@ -161,4 +169,4 @@ def run_fill_mask(request: FillMaskRequest, runtime: Runtime) -> FillMaskRun:
         for spec in specs
     ]
     ran = dataclasses.replace(request, models=tuple(s.key for s in specs), top_k=top_k)
-    return FillMaskRun(ran, fills, _notes(text, specs, fills))
+    return FillMaskRun(ran, fills, _notes(text, specs, fills, frozenset(session)))

@@ -16,7 +16,8 @@ from playground.ui.common.widgets import escape_md, export_figure_html, export_f
 from playground.ui.common.i18n import t
 
 COLUMNS = ("model", "method", "mask", "rank", "word", "token", "prob")
-WARNINGS = {"all_unknown", "unknown", "no_chinese", "no_chinese_model"}  # notes that say a result is not meaningful
+# Notes that say a result is not meaningful, or measured weak for this kind of text: shown first, beside the bars.
+WARNINGS = {"all_unknown", "unknown", "no_chinese", "no_chinese_model", "weak_zh"}
 
 
 def columns(run: FillMaskRun) -> list[tuple[ModelFill, Reading]]:

@@ -77,6 +77,13 @@ STRINGS = {
         "so its answers do not depend on the sentence at all. Choose a model that knows this language.",
         "{model} 完全读不懂这段文本：每一部分（{pieces}）都是它的未知词元，所以它的答案与句子内容无关。请选择懂这种语言的模型。",
     ),
+    "fill_mask.weak_zh": (
+        "{model} is weak on everyday Chinese — hit@5 on held-out everyday Chinese: {percent} % ({blanks} HSK sentences "
+        "it never read, one hidden character each). Read its Chinese answers as guesses, not as what a full-size "
+        "Chinese BERT would say.",
+        "{model} 在日常中文上较弱——留出的日常中文 hit@5：{percent}%（{blanks} 个它从未读过的 HSK 句子，每句遮住一个字）。"
+        "请把它的中文答案当作猜测，而不是完整的中文 BERT 会给出的答案。",
+    ),
     "fill_mask.pool": ("{model}: {n} candidate words rescored per blank.", "{model}：每个空格重新打分 {n} 个候选词。"),
     "error.empty_text": ("Please type a sentence.", "请输入一个句子。"),
     "error.no_mask": (

@@ -30,3 +30,10 @@ def test_a_source_left_out_gives_its_share_as_the_batches_would(shares):
     assert shares({"debian-faq": 100, "cc-cedict": 1000}, english=False) == pytest.approx({"cc-cedict": 0.75, "debian-faq": 0.25})
     assert shares({"cc-cedict": 1000}) == pytest.approx({"wordnet": 0.5, "cc-cedict": 0.5})
     assert shares({}) == {"wordnet": 1.0}
+
+
+def test_everyday_sentences_take_their_share_first_and_the_rest_splits_as_before(shares):
+    # HSK 40 % of the Chinese half; of the other 60 %, word lists 3/4 and manuals 1/4, as without HSK.
+    got = shares({"libreoffice-help": 300, "cc-cedict": 1000, "hsk": 100})
+    assert got == pytest.approx({"wordnet": 0.5, "hsk": 0.2, "cc-cedict": 0.225, "libreoffice-help": 0.075})
+    assert shares({"hsk": 100}) == pytest.approx({"wordnet": 0.5, "hsk": 0.5})  # alone, it is the Chinese half
