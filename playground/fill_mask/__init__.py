@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from playground import checks, device
+from playground import device
 from playground.text_units import has_cjk, not_reading_chinese
 from playground.availability import available_specs
 from playground.fill_mask.causal import fill_blanks_causal
@@ -22,7 +22,7 @@ from playground.errors import InputError
 from playground.fill_mask.data import Reading, check_model_keys, check_top_k, count_masks, split_at_masks
 from playground.fill_mask.masked import fill_blanks_masked
 from playground.fill_mask.measured import weak_on_everyday_chinese
-from playground.models import LoadedModel, SessionModels
+from playground.models import LoadedModel
 from playground.runtime import Runtime
 from playground.registry import ModelSpec
 
@@ -169,4 +169,4 @@ def run_fill_mask(request: FillMaskRequest, runtime: Runtime) -> FillMaskRun:
         for spec in specs
     ]
     ran = dataclasses.replace(request, models=tuple(s.key for s in specs), top_k=top_k)
-    return FillMaskRun(ran, fills, _notes(text, specs, fills, frozenset(session)))
+    return FillMaskRun(ran, fills, _notes(text, specs, fills, frozenset(runtime.session)))
