@@ -9,6 +9,7 @@ message when there is none: a Chinese page would show English, which is what thi
 from __future__ import annotations
 
 import ast
+import functools
 import string
 from pathlib import Path
 
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[3]
 RAISERS = {"InputError", "fail"}  # the two ways a refusal is made (checks.fail builds an InputError)
 
 
+@functools.cache  # one scan of the source for the three tests
 def raised() -> dict[str, list[tuple[str, set[str] | None]]]:
     """code -> [(where, the keyword params given, or None when they are passed on as **params)] for every literal."""
     found: dict[str, list[tuple[str, set[str] | None]]] = {code: [] for code in checks.WORDINGS}
