@@ -153,7 +153,9 @@ def nsp_view(run: NspRun, lang: str) -> tuple[str, Any, Any, str]:
             t("inside.nsp.prob", lang),
         )
     else:
-        known = specs_of_kind("nsp")  # the reason in the user's language when an NSP model is registered
+        # the reason in the user's language, for the model that would read this text (BERT's for English, e5-nsp's
+        # for Chinese), when one is registered
+        known = [spec for spec in specs_of_kind("nsp") if spec.speaks(run.language)]
         reason = why_unavailable(known[0], lang) if known else escape_md(run.unavailable)
         top, probes = t("inside.nsp.offline", lang, reason=escape_md(reason)), None
     top += layout_unknown_note(run, lang)

@@ -245,11 +245,13 @@ STRINGS = {
     "inside.nsp.trained_here": (
         "⚠ **Not BERT's NSP head:** this is e5-small with a next-sentence head trained here, on Chinese documentation "
         "(LibreOffice help, Debian manuals): consecutive sentences as IsNext, a sentence of another document as "
-        "NotNext. On documents held out from training it is right on {acc:.1%} of {n} pairs (50% is chance); on a "
-        "manual it never saw (GIMP's), {other:.1%} of {m}. Its numbers on everyday sentences are less tested.",
+        "NotNext. On documents held out from training it is right on {acc:.1%} of {n:,} pairs (50% is chance); on a "
+        "manual it never saw (GIMP's), {other:.1%} of {m:,}. Everyday sentences were not in its training text: read its "
+        "scores on them as a comparison between pairs, not as a verdict.",
         "⚠ **这不是 BERT 的 NSP 头：** 这是 e5-small 加上本项目训练的下一句预测头，训练文本是中文文档（LibreOffice 帮助、"
-        "Debian 手册）：相邻的句子为 IsNext，另一文档中的句子为 NotNext。在训练时留出的文档上，{n} 对中判断正确 {acc:.1%}"
-        "（随机猜为 50%）；在从未见过的手册（GIMP）上为 {m} 对中 {other:.1%}。它对日常句子的判断检验得较少。",
+        "Debian 手册）：相邻的句子为 IsNext，另一文档中的句子为 NotNext。在训练时留出的文档上，{n:,} 对中判断正确 {acc:.1%}"
+        "（随机猜为 50%）；在从未见过的手册（GIMP）上为 {m:,} 对中 {other:.1%}。训练文本里没有日常句子："
+        "它对日常句子的分数只宜用来比较不同句对，不宜当作结论。",
     ),
     # heads
     "inside.heads.hint": (
