@@ -33,7 +33,7 @@ def e5_nsp():
 def test_e5_nsp_is_berts_nsp_class_on_the_whole_e5_encoder(e5_nsp):
     m = e5_nsp.model
     assert type(m).__name__ == "BertForNextSentencePrediction" and len(m.bert.encoder.layer) == 12
-    assert float(m.bert.pooler.dense.weight.abs().sum()) > 0  # the converted e5 has a zero pooler: the overlay's is trained
+    assert float(m.bert.pooler.dense.weight.detach().abs().sum()) > 0  # the converted e5 has a zero pooler: the overlay's is trained
 
 
 def test_the_courses_pairs_are_scored_offline_in_the_right_order(e5_nsp):
@@ -53,7 +53,8 @@ def test_the_courses_pairs_are_scored_offline_in_the_right_order(e5_nsp):
 
 def test_held_out_accuracy_is_at_least_what_the_docs_say(e5_nsp):
     test = SUMMARY["held_out"]["test"]
-    assert f"{test['accuracy']:.1%}" in DOCS and f"{test['pairs']:,}" in DOCS  # the docs state the measurement
+    stated = (f"{test['accuracy']:.1%}", f"{100 * test['accuracy']:.1f} %")
+    assert any(s in DOCS for s in stated) and f"{test['pairs']:,}" in DOCS  # the docs state the measurement
     sample = SAMPLE[:FAST]
     scores = nsp_probabilities(e5_nsp, [(p["a"], p["b"]) for p in sample])
     right = sum((p_next > 0.5) == pair["is_next"] for (p_next, _), pair in zip(scores, sample))
