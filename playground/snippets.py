@@ -47,6 +47,13 @@ def offline(keys: list[str] | tuple[str, ...]) -> bool:
     return all(key == LAB_MODEL_KEY or get_spec(key).source == "bundled" for key in keys)
 
 
+# What an overlay (weights trained here, over a bundled base) adds, by the model's kind.
+TRAINED_HERE = {
+    "masked": (" (its MLM head was trained here)", "（MLM 头在本项目训练）"),
+    "nsp": (" (its next-sentence head was trained here, not BERT's)", "（下一句预测头在本项目训练，不是 BERT 的）"),
+}
+
+
 def load_model(key: str, auto: str, var: str = "model", tok: str = "tokenizer", eager: bool = False) -> list[str]:
     """Lines that leave model `key` in `var` (eval mode) and its tokenizer in `tok`, the way this playground has it.
 
@@ -66,7 +73,7 @@ def load_model(key: str, auto: str, var: str = "model", tok: str = "tokenizer", 
     spec = get_spec(key)
     if spec.source == "bundled":
         hub_id = spec.hf_id.split(" + ")[0]
-        trained = (" (its MLM head was trained here)", "（MLM 头在本项目训练）") if spec.overlay else ("", "")
+        trained = TRAINED_HERE.get(spec.kind, TRAINED_HERE["masked"]) if spec.overlay else ("", "")
         return [
             comment(
                 f"bundled with the playground (run this from its folder); hub id: {hub_id}{trained[0]}",

@@ -152,7 +152,7 @@ def layout_figure(tokens: Sequence[str], segments: Sequence[int], segment_title:
     )  # fmt: skip
     fig.update_xaxes(visible=False, range=[-1, len(tokens)])
     fig.update_yaxes(visible=False, range=[-1.2, 0.5])
-    return base_layout(fig, title, height=190)
+    return base_layout(fig, html.escape(title, quote=False), height=190)  # "<s> A </s></s> B </s>" is text, not tags
 
 
 def probes_figure(cases: Sequence[str], p_is_next: Sequence[float], is_next: str, not_next: str, x_title: str) -> go.Figure:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playground.inside.configs import PUBLISHED
 from playground.inside.embeddings_input import EmbeddingsRequest, _check
 from playground.inside.heads import TASKS, HeadsRequest, _config_values
-from playground.inside.nsp import LAYOUT_TOKENIZER, MAX_SENTENCES, NspRequest, nsp_model_key
+from playground.inside.nsp import MAX_SENTENCES, NspRequest, layout_tokenizer_key, nsp_model_key
 from playground.inside.nsp import _check as _check_nsp
 from playground.inside.params import PARTS, ParamsRequest, check_base, check_embedding_size, check_sharing
 from playground.inside.params import sizes_of, what_if_values
@@ -172,7 +172,8 @@ def nsp_request(params: dict) -> NspRequest:
 def nsp_code(request: NspRequest) -> Snippet:
     """BERT's NSP pairs and their [CLS] A [SEP] B [SEP] layout, RoBERTa's packing, ALBERT's sentence order; the NSP
     head's probabilities when a model with one can load."""
-    key, _ = nsp_model_key(request.model)
+    key, _ = nsp_model_key(request.model, request.text)
+    layout_key = layout_tokenizer_key(request.text)
     imports = ["from playground.inside.nsp import build_nsp_pairs, build_sop_pairs, pack_full_sentences, split_text"]
     if key is not None:
         imports = ["import torch", "from transformers import AutoTokenizer, BertForNextSentencePrediction", *imports]
@@ -185,15 +186,20 @@ def nsp_code(request: NspRequest) -> Snippet:
             "transformers 已删除这些样本构造器：用游乐场自己的实现（依据 BERT 的 create_pretraining_data.py 与两篇论文）",
         ),
         f"text, seed, budget = {py(request.text)}, {request.seed}, {request.budget}",
-        *load_model(LAYOUT_TOKENIZER, "AutoModel"),
+        *load_model(layout_key, "AutoModel"),
     ]
     lines += _NSP.format(
         max_sentences=MAX_SENTENCES,
         pairs=comment("50 % the true next sentence, 50 % a random one", "50% 真实下一句，50% 随机句"),
-        layout=comment("[CLS] A [SEP] B [SEP]: segment 0, then 1", "[CLS] A [SEP] B [SEP]：分段 0，然后 1"),
+        layout=comment(
+            "the pair as this tokenizer lays it out: BERT's [CLS] A [SEP] B [SEP] has segment 0, then 1; "
+            "XLM-R's <s> A </s></s> B </s> (e5, for Chinese) is all segment 0",
+            "该分词器排布的句对：BERT 的 [CLS] A [SEP] B [SEP] 先是分段 0，然后 1；XLM-R 的 <s> A </s></s> B </s>"
+            "（e5，用于中文）全是分段 0",
+        ),
         packed=comment("RoBERTa FULL-SENTENCES: whole sentences up to the budget", "RoBERTa FULL-SENTENCES：整句装到预算"),
     ).splitlines()
-    offline_ok = offline([LAYOUT_TOKENIZER])
+    offline_ok = offline([layout_key])
     if key is None:
         lines += [
             comment(

@@ -51,6 +51,14 @@ class EmbeddingsRun:
     model_output: np.ndarray  # model.embeddings(input_ids, token_type_ids), in eval mode (no dropout)
     max_abs_diff: float  # max |normed - model_output|
     tolerance: float = TOLERANCE
+    segment_types: int = 2  # rows of the model's segment table (config.type_vocab_size): 1 = one segment type
+    segments_given: bool = True  # False: the tokenizer makes no segment ids (XLM-R's): every token is segment 0
+    separator: str = "[SEP]"  # the tokenizer's separator token (what alone marks B's start when segments do not)
+
+    @property
+    def single_segment(self) -> bool:
+        """Every pair this model reads has one segment: its table has one row, or its tokenizer never picks another."""
+        return self.segment_types < 2 or not self.segments_given
 
 
 def _check(request: EmbeddingsRequest) -> None:
@@ -62,6 +70,12 @@ def _check(request: EmbeddingsRequest) -> None:
         raise InputError(
             "no_bert_embeddings", "{model} does not build its input the BERT way (token + segment + position).", model=spec.label
         )
+
+
+def gives_segments(tokenizer) -> bool:
+    """Whether the tokenizer puts a pair's second sentence in another segment (asked of it, on a two-word pair):
+    BERT's does (segment 1); XLM-R's and RoBERTa's give every token segment 0."""
+    return any(tokenizer("a", "b", return_token_type_ids=True)["token_type_ids"])
 
 
 @device.entry(4)
@@ -95,6 +109,9 @@ def decompose(lm: LoadedModel, text_a: str, text_b: str = "") -> EmbeddingsRun:
         positions[0].tolist(),
         *as_np,
         max_abs_diff=float(np.abs(as_np[4] - as_np[5]).max()),
+        segment_types=int(segment.num_embeddings),
+        segments_given=gives_segments(tok),
+        separator=tok.sep_token or "",
     )
 
 

@@ -15,6 +15,7 @@ Randomness comes from a local numpy Generator seeded by the request: the same se
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -26,9 +27,15 @@ from playground.runtime import Runtime
 from playground import checks
 from playground.errors import InputError
 from playground.models import LoadedModel
-from playground.registry import get_spec, specs_of_kind
+from playground.registry import ModelSpec, get_spec, specs_of_kind
+from playground.text_units import has_cjk, is_cjk
 
-LAYOUT_TOKENIZER = "minilm"  # a real BERT WordPiece tokenizer that ships with the app
+# Bundled tokenizers the pair layout and the packing use, in order of preference: the first that reads the text's
+# language. MiniLM's is BERT's own WordPiece layout ([CLS] A [SEP] B [SEP], segments 0 and 1) but it reads most
+# Chinese characters as [UNK]; e5-small's (XLM-R's SentencePiece) reads Chinese and lays a pair out as
+# <s> A </s></s> B </s>, every token in segment 0.
+LAYOUT_TOKENIZERS = ("minilm", "e5-small")
+LAYOUT_TOKENIZER = LAYOUT_TOKENIZERS[0]  # for English text
 NSP_KIND = "nsp"
 LABELS = ("IsNext", "NotNext")  # BertForNextSentencePrediction's logit order: 0 = B follows A
 MAX_CHARS = 5000
@@ -71,6 +78,23 @@ class Packed:
 class Layout:
     tokens: list[str]
     segment_ids: list[int]
+    unknown: list[str] = field(default_factory=list)  # per token: the text the tokenizer replaced by its unknown token, or ""
+    template: str = ""  # the pair's special tokens around A and B ("[CLS] A [SEP] B [SEP]", "<s> A </s></s> B </s>")
+    segments_given: bool = True  # False: the tokenizer has no segment ids (XLM-R's): every token is segment 0
+
+    @property
+    def unknown_texts(self) -> list[str]:
+        return [u for u in self.unknown if u]
+
+
+@dataclass(frozen=True)
+class TrainedHead:
+    """What was measured of an NSP head trained here (its summary.json beside the overlay): not BERT's own head."""
+
+    accuracy: float  # on the held-out documents' pairs (half IsNext, half NotNext)
+    pairs: int
+    other_accuracy: float  # on pairs of a manual never trained on (GIMP's)
+    other_pairs: int
 
 
 @dataclass(frozen=True)
@@ -106,6 +130,11 @@ class NspRun:
     device: str = ""
     unavailable: str = ""  # why no NSP model ran (English; the UI words its own)
     notes: list[str] = field(default_factory=list)
+    language: str = "en"  # "zh" when the text has Chinese characters: it picks the tokenizer and the NSP model
+    trained_here: TrainedHead | None = None  # the scoring head was trained here (measured figures), not pre-trained
+    # When the layout's tokenizer is not BERT's (Chinese text): (Chinese characters of the first pair that BERT's
+    # WordPiece tokenizer, LAYOUT_TOKENIZER, reads as [UNK], Chinese characters of the pair); (0, 0) otherwise
+    bert_unknown: tuple[int, int] = (0, 0)
 
 
 def split_text(text: str) -> list[Sentence]:
@@ -191,9 +220,38 @@ def pack_full_sentences(sentences: list[Sentence], count: Callable[[str], int], 
     return chunks
 
 
+def text_language(text: str) -> str:
+    """ "zh" when the text has a Chinese character, else "en": what a tokenizer or an NSP model must read."""
+    return "zh" if has_cjk(text) else "en"
+
+
+def layout_tokenizer_key(text: str) -> str:
+    """The first of LAYOUT_TOKENIZERS whose model reads the text's language (MiniLM for English, e5-small for Chinese)."""
+    lang = text_language(text)
+    return next((key for key in LAYOUT_TOKENIZERS if get_spec(key).speaks(lang)), LAYOUT_TOKENIZERS[0])
+
+
 def pair_layout(tokenizer: Any, a: str, b: str) -> Layout:
-    enc = tokenizer(a, b, return_token_type_ids=True)
-    return Layout(tokenizer.convert_ids_to_tokens(enc["input_ids"]), list(enc["token_type_ids"]))
+    """The pair as the tokenizer builds it: tokens, segment ids, what became the unknown token, the template."""
+    fast = bool(getattr(tokenizer, "is_fast", False))
+    enc = tokenizer(a, b, return_token_type_ids=True, return_offsets_mapping=fast)
+    ids = list(enc["input_ids"])
+    sequence = enc.sequence_ids() if fast else [None] * len(ids)
+    spans = enc["offset_mapping"] if fast else [(0, 0)] * len(ids)
+    unknown = []
+    for token_id, seq, (start, end) in zip(ids, sequence, spans):
+        replaced = token_id == tokenizer.unk_token_id and tokenizer.unk_token_id is not None
+        text = (a, b)[seq][start:end] if replaced and seq is not None else ""
+        unknown.append((text or tokenizer.unk_token) if replaced else "")
+    tokens = tokenizer.convert_ids_to_tokens(ids)
+    template: list[str] = []
+    for token, seq in zip(tokens, sequence):
+        part = token if seq is None else "AB"[seq]
+        if seq is None or not template or template[-1] != part:
+            template.append(part)
+    joined = " ".join(template).replace(f"{tokenizer.sep_token} {tokenizer.sep_token}", tokenizer.sep_token * 2)
+    segments = list(enc["token_type_ids"])
+    return Layout(tokens, segments, unknown, joined if fast else "", any(segments))
 
 
 @device.entry(lambda lm, pairs: 4 + len(pairs) / 8)
@@ -236,30 +294,53 @@ def _check(request: NspRequest) -> tuple[list[Sentence], int, int]:
     return sentences, seed, budget
 
 
-def nsp_model_key(requested: str | None) -> tuple[str | None, str]:
-    """The NSP model to use and, when there is none, why (English)."""
+def nsp_model_key(requested: str | None, text: str = "") -> tuple[str | None, str]:
+    """The NSP model to use and, when there is none, why (English). Unless one is requested, only a model that reads
+    the text's language is chosen: BERT's English head would score Chinese pairs it cannot read, and the head trained
+    here on Chinese was never shown an English pair."""
     if requested:
         spec = get_spec(checks.model_key(requested, "model", (NSP_KIND,)))
         state = availability.check(spec)
         return (spec.key, "") if state.ok else (None, state.reason)
-    ready = availability.available_specs(NSP_KIND)
+    lang = text_language(text)
+    ready = [spec for spec in availability.available_specs(NSP_KIND) if spec.speaks(lang)]
     if ready:
         return ready[0].key, ""
-    known = specs_of_kind(NSP_KIND)
+    known = [spec for spec in specs_of_kind(NSP_KIND) if spec.speaks(lang)]
     return None, (availability.check(known[0]).reason if known else "no model with a next-sentence head is registered")
+
+
+def trained_head(spec: ModelSpec) -> TrainedHead | None:
+    """The measured figures of a head trained here (the summary.json its training script wrote beside the overlay)."""
+    overlay = availability.overlay_path(spec)
+    summary = overlay.parent / "summary.json" if overlay is not None else None
+    if summary is None or not summary.is_file():
+        return None
+    held = json.loads(summary.read_text(encoding="utf-8")).get("held_out", {})
+    if "test" not in held:
+        return None
+    other = held.get("other_manual", {"accuracy": float("nan"), "pairs": 0})
+    return TrainedHead(held["test"]["accuracy"], held["test"]["pairs"], other["accuracy"], other["pairs"])
 
 
 def run_nsp(request: NspRequest, runtime: Runtime) -> NspRun:
     """Pairs, layout, packing and sentence order from the user's text; NSP probabilities when a model is available."""
     sentences, seed, budget = _check(request)
-    tokenizer = runtime.tokenizer(LAYOUT_TOKENIZER)
+    layout_key = layout_tokenizer_key(request.text)
+    tokenizer = runtime.tokenizer(layout_key)
     pairs = build_nsp_pairs(sentences, seed)
     layout = pair_layout(tokenizer, pairs[0].a.text, pairs[0].b.text)
+    bert_unknown = (0, 0)
+    if layout_key != LAYOUT_TOKENIZER:  # what BERT's own layout would have made of the same pair
+        bert = pair_layout(runtime.tokenizer(LAYOUT_TOKENIZER), pairs[0].a.text, pairs[0].b.text)
+        cjk = lambda texts: sum(is_cjk(ch) for text in texts for ch in text)  # noqa: E731
+        bert_unknown = (cjk(bert.unknown_texts), cjk([pairs[0].a.text, pairs[0].b.text]))
     sep = tokenizer.sep_token or "[SEP]"
     packed = pack_full_sentences(sentences, lambda s: len(tokenizer.tokenize(s)), budget, sep)
-    key, why = nsp_model_key(request.model)
+    key, why = nsp_model_key(request.model, request.text)
     probes: list[Probe] = []
     model_id = device = ""
+    trained = None
     if key is not None:
         lm = runtime.model(key)
         wanted = probe_pairs(sentences, seed)
@@ -267,13 +348,14 @@ def run_nsp(request: NspRequest, runtime: Runtime) -> NspRun:
         scores = runtime.cached("inside_nsp", SCORES_KEPT, (key, tuple(wanted)), score, key)
         probes = [Probe(case, a, b, p, q) for (case, a, b), (p, q) in zip(wanted, scores)]
         model_id, device = lm.spec.hf_id, str(lm.device)
+        trained = trained_head(lm.spec)
     return NspRun(
         NspRequest(request.text, seed, budget, key),
         len({s.doc for s in sentences}),
         sentences,
         pairs,
         layout,
-        get_spec(LAYOUT_TOKENIZER).hf_id,
+        get_spec(layout_key).hf_id,
         packed,
         sep,
         build_sop_pairs(sentences, seed),
@@ -281,4 +363,7 @@ def run_nsp(request: NspRequest, runtime: Runtime) -> NspRun:
         model_id,
         device,
         why,
+        language=text_language(request.text),
+        trained_here=trained,
+        bert_unknown=bert_unknown,
     )

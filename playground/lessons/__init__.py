@@ -97,6 +97,7 @@ NSP_TEXT = (
 )
 SAME_MASK = "The goal of life is [MASK]."
 MASK_ZH = "我[MASK]自然语言处理。"  # the course's own masked-LM example
+NSP_ZH = "我爱NLP。NLP很有趣。\n\n北京是首都。"  # the course's NSP example; the blank line puts 北京是首都 in another document
 PROMPT_ZH = "人工智能的未来是"
 
 
@@ -196,7 +197,10 @@ LESSONS: tuple[Lesson, ...] = (
         "nsp",
         r"$$p(\text{IsNext} \mid A, B) = \mathrm{softmax}\big(W\, h_{\texttt{[CLS]}}\big), \quad"
         r"\texttt{[CLS]}\ A\ \texttt{[SEP]}\ B\ \texttt{[SEP]}$$",
-        (TryIt("lessons.try.nsp", "inside", (_v((), view="nsp", text=NSP_TEXT, seed=0),)),),
+        (
+            TryIt("lessons.try.nsp", "inside", (_v((), view="nsp", text=NSP_TEXT, seed=0),)),
+            TryIt("lessons.try.nsp_zh", "inside", (_v("e5-nsp", "lessons.note.nsp_zh_e5", view="nsp", text=NSP_ZH, seed=0),)),
+        ),
     ),
     Lesson(
         "causal",

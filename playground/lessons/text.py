@@ -32,6 +32,7 @@ STRINGS = {
     "lessons.try.embeddings": ("Try it: input embeddings", "动手试试：输入嵌入"),
     "lessons.try.masking": ("Try it: BERT masking", "动手试试：BERT 掩码"),
     "lessons.try.nsp": ("Try it: NSP pairs", "动手试试：NSP 句对"),
+    "lessons.try.nsp_zh": ("Try it in Chinese: 我爱NLP → NLP很有趣 / 北京是首都", "用中文试试：我爱NLP → NLP很有趣 / 北京是首都"),
     "lessons.try.attention_compare": ("Try it: attention masks", "动手试试：注意力掩码"),
     "lessons.try.fill_mask_causal": ("Try it: left context vs whole sentence", "动手试试：仅左侧上下文 vs 整句"),
     "lessons.try.sampling": ("Try it: sampling", "动手试试：采样"),
@@ -131,6 +132,12 @@ STRINGS = {
     "lessons.note.ex3_zh_online": (
         "Runs on BERT base Chinese (google-bert/bert-base-chinese) with the course's own example.",
         "使用 BERT base Chinese（google-bert/bert-base-chinese）运行课程自己的例子。",
+    ),
+    "lessons.note.nsp_zh_e5": (
+        "Scored by the bundled multilingual-E5 small with a next-sentence head trained here on Chinese documentation, "
+        "not by BERT's pre-trained NSP head; its held-out accuracy is shown beside the scores.",
+        "由内置的 multilingual-E5 small 加本项目在中文文档上训练的下一句预测头打分，而不是 BERT 预训练的 NSP 头；"
+        "它在留出数据上的准确率显示在分数旁边。",
     ),
     "lessons.note.ex3_zh_e5": (
         "BERT base Chinese needs the Hugging Face Hub, so the course's example runs on the bundled bidirectional "

@@ -17,6 +17,14 @@ STRINGS = {
         "intfloat/multilingual-e5-small + 本项目训练的 MLM 头",
     ),
     "models.bert-nsp": ("BERT base (uncased), NSP head", "BERT base（uncased），NSP 头"),
+    "models.e5-nsp": (
+        "multilingual-E5 small + next-sentence head trained here (Chinese)",
+        "multilingual-E5 small + 本项目训练的下一句预测头（中文）",
+    ),
+    "models.e5-nsp.id": (
+        "intfloat/multilingual-e5-small + NSP head trained here",
+        "intfloat/multilingual-e5-small + 本项目训练的 NSP 头",
+    ),
     "models.e5-small": ("multilingual-E5 small (4-bit, dequantized)", "multilingual-E5 small（4 位量化，已反量化）"),
     "models.elmo-allennlp-small": (
         "ELMo small (AllenNLP 2x1024_128_2048cnn_1xhighway, 13.6M parameters)",

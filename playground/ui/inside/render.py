@@ -7,11 +7,11 @@ from typing import Any
 from playground.figures.inside import embeddings_figure, head_figure, layout_figure, params_figure, probes_figure
 from playground.inside.embeddings_input import EmbeddingsRun
 from playground.inside.heads import HeadsRun, TaskHead
-from playground.inside.nsp import NspRun
+from playground.inside.nsp import LAYOUT_TOKENIZER, NspRun
 from playground.inside.params import ParamsRun
 from playground.serialize import jsonable
-from playground.registry import specs_of_kind
-from playground.ui.common.widgets import escape_md, why_unavailable
+from playground.registry import get_spec, specs_of_kind
+from playground.ui.common.widgets import escape_md, model_id_in, why_unavailable
 from playground.ui.common.i18n import t
 from playground.ui.common.widgets import provenance
 
@@ -29,9 +29,20 @@ def embeddings_view(run: EmbeddingsRun, lang: str) -> tuple[Any, str]:
     lines = [
         t("inside.emb.check_ok" if ok else "inside.emb.check_bad", lang, diff=run.max_abs_diff, tol=run.tolerance),
         t("inside.emb.summary", lang, n=len(run.tokens), d=run.normed.shape[1], a=len(run.tokens) - b, b=b),
+        segment_note(run, lang),
         provenance(run.model_id, run.device, lang),
     ]
-    return fig, "\n\n".join(lines)
+    return fig, "\n\n".join(line for line in lines if line)
+
+
+def segment_note(run: EmbeddingsRun, lang: str) -> str:
+    """When every token of a pair gets one segment (a one-row table, or a tokenizer without segment ids): what BERT's
+    second segment adds ("" for a model that reads two)."""
+    if not run.single_segment:
+        return ""
+    key = "inside.emb.one_segment" if run.segment_types < 2 else "inside.emb.unused_segment"
+    model = escape_md(model_id_in(run.model_id, lang))
+    return t(key, lang, model=model, rows=run.segment_types, sep=escape_md(run.separator or "[SEP]"))
 
 
 # --- ALBERT's savings ---
@@ -131,7 +142,8 @@ def nsp_view(run: NspRun, lang: str) -> tuple[str, Any, Any, str]:
     if run.probes:
         first, rest = run.probes[0], run.probes[1:]
         others = "; ".join(t("inside.nsp.probe_other", lang, case=_case(p.case, lang), p=p.p_is_next) for p in rest)
-        top = t("inside.nsp.probes", lang, model=escape_md(run.model_id), p_true=first.p_is_next, rest=others)
+        top = t("inside.nsp.probes", lang, model=escape_md(model_id_in(run.model_id, lang)), p_true=first.p_is_next, rest=others)
+        top += trained_note(run, lang)
         top += "\n\n" + provenance(run.model_id, run.device, lang)
         probes = probes_figure(
             [_case(p.case, lang) for p in run.probes],
@@ -141,17 +153,26 @@ def nsp_view(run: NspRun, lang: str) -> tuple[str, Any, Any, str]:
             t("inside.nsp.prob", lang),
         )
     else:
-        known = specs_of_kind("nsp")  # the reason in the user's language when an NSP model is registered
+        # the reason in the user's language, for the model that would read this text (BERT's for English, e5-nsp's
+        # for Chinese), when one is registered
+        known = [spec for spec in specs_of_kind("nsp") if spec.speaks(run.language)]
         reason = why_unavailable(known[0], lang) if known else escape_md(run.unavailable)
         top, probes = t("inside.nsp.offline", lang, reason=escape_md(reason)), None
+    top += layout_unknown_note(run, lang)
+    template = run.layout.template or "[CLS] A [SEP] B [SEP]"
     layout = layout_figure(
-        run.layout.tokens, run.layout.segment_ids, t("inside.nsp.segment", lang), t("inside.nsp.layout_title", lang)
+        run.layout.tokens,
+        run.layout.segment_ids,
+        t("inside.nsp.segment", lang),
+        t("inside.nsp.layout_title", lang, tokenizer=run.tokenizer_id, template=template),
     )
     sep = escape_md(run.sep_token)
     n_next = sum(p.is_next for p in run.pairs)
     label_col = t("inside.nsp.col_label", lang)
+    note = "inside.nsp.layout_note" if run.layout.segments_given else "inside.nsp.layout_one_segment"
     md = [
-        t("inside.nsp.layout_note", lang, tokenizer=escape_md(run.tokenizer_id), sep=sep),
+        t(note, lang, tokenizer=escape_md(run.tokenizer_id), sep=sep),
+        chinese_layout_note(run, lang),
         f"#### {t('inside.nsp.pairs_title', lang, seed=run.request.seed)}",
         t("inside.nsp.pairs_count", lang, n=len(run.pairs), next=n_next, random=len(run.pairs) - n_next),
         f"| {label_col} | A | B |\n|---|---|---|",
@@ -171,7 +192,42 @@ def nsp_view(run: NspRun, lang: str) -> tuple[str, Any, Any, str]:
         _row(t("inside.nsp.sop_pos" if p.in_order else "inside.nsp.sop_neg", lang), p.first, p.second) for p in run.sop
     )
     md.append(t("inside.nsp.sop_note", lang))
-    return top, layout, probes, "\n\n".join(md)
+    return top, layout, probes, "\n\n".join(part for part in md if part)
+
+
+def trained_note(run: NspRun, lang: str) -> str:
+    """Beside the scores of a head trained here: that it is not BERT's, on what it was trained, what it measured."""
+    head = run.trained_here
+    if head is None:
+        return ""
+    return "\n\n" + t(
+        "inside.nsp.trained_here",
+        lang,
+        acc=head.accuracy,
+        n=head.pairs,
+        other=head.other_accuracy,
+        m=head.other_pairs,
+    )
+
+
+def chinese_layout_note(run: NspRun, lang: str) -> str:
+    """Why the layout is not BERT's own for Chinese text: what BERT's tokenizer makes of the same pair ("" if English)."""
+    unk, total = run.bert_unknown
+    if not total:
+        return ""
+    bert = get_spec(LAYOUT_TOKENIZER).hf_id
+    return t("inside.nsp.layout_chinese", lang, tokenizer=escape_md(run.tokenizer_id), bert=escape_md(bert), unk=unk, total=total)
+
+
+def layout_unknown_note(run: NspRun, lang: str) -> str:
+    """A prominent warning when the layout's tokenizer replaced part of the pair by its unknown token ("" if not)."""
+    texts = run.layout.unknown_texts
+    if not texts:
+        return ""
+    shown = ("、" if lang == "zh" else ", ").join(dict.fromkeys(texts))
+    unk = next(tok for tok, u in zip(run.layout.tokens, run.layout.unknown) if u)
+    tokenizer = escape_md(run.tokenizer_id)
+    return "\n\n" + t("inside.nsp.unknown", lang, tokenizer=tokenizer, n=len(texts), texts=escape_md(shown), unk=escape_md(unk))
 
 
 # --- fine-tuning heads ---

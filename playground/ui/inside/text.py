@@ -31,6 +31,26 @@ STRINGS = {
     "inside.emb.row.summed": ("sum = token + segment + position", "和 = 词 + 句段 + 位置"),
     "inside.emb.row.normed": ("LayerNorm(sum): what layer 1 reads", "LayerNorm(和)：第 1 层读到的输入"),
     "inside.emb.dims": ("dimension", "维度"),
+    "inside.emb.one_segment": (
+        "**One segment type:** {model} has a single row in its segment table, so every token of A and of B gets the "
+        "same segment vector: the sum cannot tell the two sentences apart; only the separator {sep} between them "
+        "does. BERT has two rows (A = 0, B = 1): a learned vector added to every token of B, which tells every layer "
+        "which sentence a token belongs to — what its next-sentence head and sentence-pair tasks (NLI, QA) read.",
+        "**只有一种句段类型：** {model} 的句段嵌入表只有一行，A 和 B 的每个词元都加上同一个句段向量：求和之后分不出两个句子，"
+        "只有两句之间的分隔符 {sep} 能区分。BERT 有两行（A = 0，B = 1）：B 的每个词元都加上一个学到的向量，"
+        "让每一层都知道词元属于哪个句子——BERT 的下一句预测头和句对任务（自然语言推理、问答）读的正是它。",
+    ),
+    "inside.emb.unused_segment": (
+        "**One segment in practice:** {model}'s segment table has {rows} rows, but its tokenizer makes no segment ids "
+        "(`token_type_ids`), so every token, in A and in B, gets row 0 and the other row is never read; only the "
+        "separator {sep} tells the sentences apart (XLM-R and RoBERTa, pre-trained without sentence pairs, work this "
+        "way). BERT's tokenizer puts B in segment 1: a learned vector added to every token of B, which tells every "
+        "layer which sentence a token belongs to — what its next-sentence head and sentence-pair tasks (NLI, QA) read.",
+        "**实际上只有一个句段：** {model} 的句段嵌入表有 {rows} 行，但它的分词器不生成句段 id（`token_type_ids`），"
+        "所以 A 和 B 的每个词元都取第 0 行，其余的行从不被读取；只有分隔符 {sep} 区分两个句子（XLM-R 和 RoBERTa "
+        "预训练时没有句对，也是这样）。BERT 的分词器把 B 放在句段 1：B 的每个词元都加上一个学到的向量，"
+        "让每一层都知道词元属于哪个句子——BERT 的下一句预测头和句对任务（自然语言推理、问答）读的正是它。",
+    ),
     "inside.emb.check_ok": (
         "**Check:** LayerNorm(token + segment + position) against `model.embeddings(input_ids, token_type_ids)`: "
         "max |difference| = {diff:.2e} (≤ {tol:.0e}: the decomposition is exactly what the model computes).",
@@ -147,8 +167,8 @@ STRINGS = {
     "inside.nsp.budget": ("RoBERTa token budget", "RoBERTa 词元预算"),
     "inside.nsp.segment": ("segment id", "句段 id"),
     "inside.nsp.layout_title": (
-        "The first pair as BERT reads it: [CLS] A [SEP] B [SEP]",
-        "第一对句子在 BERT 中的样子：[CLS] A [SEP] B [SEP]",
+        "The first pair as {tokenizer}'s tokenizer lays it out: {template}",
+        "第一对句子经 {tokenizer} 的分词器排布：{template}",
     ),
     "inside.nsp.is_next": ("IsNext", "IsNext（是下一句）"),
     "inside.nsp.not_next": ("NotNext", "NotNext（不是下一句）"),
@@ -182,9 +202,9 @@ STRINGS = {
     "inside.nsp.packed_row": ("input {i} ({n} tokens)", "输入 {i}（{n} 个词元）"),
     "inside.nsp.over_budget": (" — one sentence alone is over the budget", "——单个句子就超出预算"),
     "inside.nsp.packed_note": (
-        "{sep} marks a document boundary that the input crosses. Token counts use {tokenizer}'s WordPiece tokenizer "
+        "{sep} marks a document boundary that the input crosses. Token counts use {tokenizer}'s tokenizer "
         "(RoBERTa's byte-level BPE counts a little differently); RoBERTa's budget was 512.",
-        "{sep} 表示输入跨越的文档边界。词元数用 {tokenizer} 的 WordPiece 分词器计算（RoBERTa 的字节级 BPE 略有不同）；RoBERTa 实际预算为 512。",
+        "{sep} 表示输入跨越的文档边界。词元数用 {tokenizer} 的分词器计算（RoBERTa 的字节级 BPE 略有不同）；RoBERTa 实际预算为 512。",
     ),
     "inside.nsp.sop_title": (
         "ALBERT sentence-order prediction: two consecutive segments, in order or swapped",
@@ -201,6 +221,37 @@ STRINGS = {
     "inside.nsp.layout_note": (
         "Tokens and segment ids from {tokenizer}'s tokenizer: segment 0 up to and including the first {sep}, segment 1 after.",
         "词元和句段 id 来自 {tokenizer} 的分词器：直到第一个 {sep}（含）为句段 0，之后为句段 1。",
+    ),
+    "inside.nsp.layout_one_segment": (
+        "Tokens from {tokenizer}'s tokenizer, which makes no segment ids: every token, in A and in B, is segment 0, "
+        "and only {sep} tells where B begins. BERT's tokenizer puts B in segment 1: a learned vector is added to every "
+        "token of B, which is what its NSP head reads the pair by.",
+        "词元来自 {tokenizer} 的分词器，它不生成句段 id：A 和 B 的每个词元都是句段 0，只有 {sep} 标出 B 从哪里开始。"
+        "BERT 的分词器把 B 放在句段 1：B 的每个词元都加上一个学到的向量，BERT 的 NSP 头正是靠它来读句对的。",
+    ),
+    "inside.nsp.layout_chinese": (
+        "The text is Chinese, so the layout and the token counts use {tokenizer}'s tokenizer, which reads Chinese "
+        "characters; {bert}'s BERT tokenizer turns {unk} of the {total} characters of this pair into [UNK].",
+        "文本是中文，所以排布和词元数用 {tokenizer} 的分词器，它能读汉字；{bert} 的 BERT 分词器会把这对句子的 {total} "
+        "个汉字中的 {unk} 个变成 [UNK]。",
+    ),
+    "inside.nsp.unknown": (
+        "⚠ **{tokenizer}'s tokenizer does not know {n} piece(s) of the first pair: {texts}**. Each became {unk}, one "
+        "shared placeholder: the layout below shows {unk} where you wrote them, and a model reading this pair could "
+        "not tell them apart.",
+        "⚠ **{tokenizer} 的分词器不认识第一对句子中的 {n} 处：{texts}** ——每一处都变成了 {unk}，一个共用的占位符："
+        "下面的排布在这些位置显示 {unk}，读这对句子的模型也无法区分它们。",
+    ),
+    "inside.nsp.trained_here": (
+        "⚠ **Not BERT's NSP head:** this is e5-small with a next-sentence head trained here, on Chinese documentation "
+        "(LibreOffice help, Debian manuals): consecutive sentences as IsNext, a sentence of another document as "
+        "NotNext. On documents held out from training it is right on {acc:.1%} of {n:,} pairs (50% is chance); on a "
+        "manual it never saw (GIMP's), {other:.1%} of {m:,}. Everyday sentences were not in its training text: read its "
+        "scores on them as a comparison between pairs, not as a verdict.",
+        "⚠ **这不是 BERT 的 NSP 头：** 这是 e5-small 加上本项目训练的下一句预测头，训练文本是中文文档（LibreOffice 帮助、"
+        "Debian 手册）：相邻的句子为 IsNext，另一文档中的句子为 NotNext。在训练时留出的文档上，{n:,} 对中判断正确 {acc:.1%}"
+        "（随机猜为 50%）；在从未见过的手册（GIMP）上为 {m:,} 对中 {other:.1%}。训练文本里没有日常句子："
+        "它对日常句子的分数只宜用来比较不同句对，不宜当作结论。",
     ),
     # heads
     "inside.heads.hint": (

@@ -67,7 +67,7 @@ def test_every_forward_pass_of_every_endpoint_runs_inside_a_gpu_call(endpoints, 
     monkeypatch.setattr(models, "load", tiny_load)
     monkeypatch.setattr(models, "load_tokenizer", lambda key: tiny_load(key).tokenizer)
     _no_lab_training(monkeypatch)
-    monkeypatch.setattr(nsp, "nsp_model_key", lambda requested: ("bert-nsp", ""))  # the hub's NSP model, as if cached
+    monkeypatch.setattr(nsp, "nsp_model_key", lambda requested, text="": ("bert-nsp", ""))  # the hub's NSP model, as if cached
 
     forwards: list[tuple[str, str, bool]] = []  # (endpoint, module class, inside a GPU call)
     current = [""]

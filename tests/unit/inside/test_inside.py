@@ -123,7 +123,7 @@ def test_nsp_forward_gives_two_probabilities_per_pair():
 
 def test_run_nsp_with_a_model_scores_three_probes(monkeypatch):
     lm = tiny_nsp()
-    monkeypatch.setattr(nsp, "nsp_model_key", lambda requested: ("bert-nsp", ""))
+    monkeypatch.setattr(nsp, "nsp_model_key", lambda requested, text="": ("bert-nsp", ""))
     run = nsp.run_nsp(nsp.NspRequest(TEXT, 3, 32), Runtime(load=lambda key: lm, load_tokenizer=lambda key: lm.tokenizer))
     assert [p.case for p in run.probes] == ["true_next", "random", "swapped"]
     first = run.sentences[0].text
