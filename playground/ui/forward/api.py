@@ -15,7 +15,8 @@ def forward_api(model: str, text: str, token: int = -1, top_k: int = 5, lang: st
     Args:
         model: a registry key of a masked LM, causal LM or encoder (e.g. "minilm-mlm", "e5-mlm", "smollm2-instruct").
         text: the sentence, at most 2,000 characters and 128 tokens; with a masked LM, [MASK] marks the blank.
-        token: the position to follow, -1 for the first [MASK] (else the last token that is not special).
+        token: the position to follow, a whole number from -1 to the tokens - 1; -1: the first [MASK] (else the last
+            token that is not special).
         top_k: how many predictions per layer, a whole number from 1 to 20.
         lang: "en" or "zh", the language of messages.
     """

@@ -111,6 +111,7 @@ ALSO_VALID = {
     ("code", "request"): {"dict"},  # /code also takes the object itself
     ("masking", "prefix_len"): {"none"},  # None: the objective's own prefix length
     ("mlm_lab_train", "seed"): {"none"},  # an emptied seed box means the default
+    ("forward", "token"): {"negative"},  # -1: follow the first [MASK] (else the last token that is not special)
 }
 # (endpoint, parameter) -> bad values refused in that field's own words: the lab's corpus size names its limit.
 OWN_WORDS = {("mlm_lab_train", "corpus"): {"too-long"}}
