@@ -59,6 +59,7 @@ def model_nll(model, ids: list[int], length: int, batch: int = 16) -> tuple[floa
 
     pieces = data.blocks(ids, length)
     total, count = 0.0, 0
+    was_training = model.training
     model.eval()
     with torch.no_grad():
         for i in range(0, len(pieces), batch):
@@ -75,7 +76,7 @@ def model_nll(model, ids: list[int], length: int, batch: int = 16) -> tuple[floa
             nll = torch.nn.functional.cross_entropy(logits.transpose(1, 2), target, reduction="none")
             total += nll[keep].sum().item()
             count += int(keep.sum())
-    model.train()
+    model.train(was_training)  # an app's model stays in eval mode
     return total, count
 
 
@@ -86,6 +87,24 @@ def baselines(ngram: data.NGram, dev: list[int], tests: dict[str, list[int]]) ->
         k = min(K_GRID, key=lambda k: ngram.perplexity(dev, order, k))
         out[name] = {"k": k, **{t: round(ngram.perplexity(ids, order, k), 2) for t, ids in tests.items()}}
     return out
+
+
+def evaluate(args, held_out, say) -> None:
+    """The committed weights measured again through the app's own load path: held-out perplexities, and exercise 2
+    (人工智能的未来是 at T = 0.1 / 0.8 / 1.5, seed 0, 30 new tokens, as the lesson's link runs it) into summary.json."""
+    sys.path.insert(0, str(ROOT))
+    from playground import models
+    from playground.lessons import PROMPT_ZH
+    from playground.sampling import generation, settings
+
+    lm = models.load("gpt-zh")
+    summary = json.loads((args.out / "summary.json").read_text(encoding="utf-8"))
+    summary["held_out_perplexity"] = held_out(lm.model)
+    summary["exercise_2"] = {
+        str(t): generation.generate(lm, PROMPT_ZH, settings(t, 0, 1.0), 30, 1, 0).samples[0].text for t in (0.1, 0.8, 1.5)
+    }
+    (args.out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    say(f"evaluated {args.out}: {json.dumps(summary['held_out_perplexity'])}; exercise 2: {summary['exercise_2']}")
 
 
 def main() -> None:
@@ -110,6 +129,9 @@ def main() -> None:
     parser.add_argument("--save-minutes", type=float, default=5.0, help="resumable checkpoint every N minutes")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--evaluate", action="store_true", help="no training: measure the weights in --out again and update its summary"
+    )
     args = parser.parse_args()
 
     import torch
@@ -128,10 +150,10 @@ def main() -> None:
 
     docs = corpus(args.checkpoint.parent / "corpus.json")
     tok_dir = args.checkpoint.parent / "tokenizer"
-    if args.resume and (tok_dir / "tokenizer.json").exists():
+    if args.evaluate or (args.resume and (tok_dir / "tokenizer.json").exists()):
         from transformers import AutoTokenizer
 
-        tokenizer = AutoTokenizer.from_pretrained(str(tok_dir))
+        tokenizer = AutoTokenizer.from_pretrained(str(args.out if args.evaluate else tok_dir))
     else:  # built from the training split only: held-out characters never enter the vocabulary through it
         train_texts = texts(docs, True, "train") + texts(docs, False, "train")
         tokenizer = data.wrap_tokenizer(data.build_tokenizer(train_texts, vocab_size=args.vocab), args.block)
@@ -193,7 +215,27 @@ def main() -> None:
     ngram = data.NGram(vocab, [(doc_train, 1.0), (hsk_train, hsk_weight)])
     dev_all = streams[True, "dev"] + streams[False, "dev"]
     tests = {"hsk_held_out": streams[True, "test"], "docs_held_out": streams[False, "test"]}
-    base = baselines(ngram, dev_all, tests)
+    cached = args.checkpoint.parent / f"baselines-v{vocab}-h{args.hsk_share}.json"  # a minute of counting, once
+    base = json.loads(cached.read_text()) if args.resume and cached.exists() else baselines(ngram, dev_all, tests)
+    cached.write_text(json.dumps(base))
+    # An in-domain baseline too: n-grams counted on the HSK training sentences alone (k chosen on HSK's dev split).
+    hsk_base = baselines(data.NGram(vocab, [(hsk_train, 1.0)]), streams[True, "dev"], {"hsk_held_out": tests["hsk_held_out"]})
+    say(f"HSK-only baselines on the HSK held-out split: {json.dumps(hsk_base)}")
+
+    def held_out(model) -> dict:
+        held = {}
+        for name, ids in tests.items():
+            nll, n = model_nll(model, ids, args.block - 1)
+            held[name] = {"tokens": n, "gpt": round(math.exp(nll / n), 2)}
+            for b in ("unigram", "bigram"):
+                held[name][b] = base[b][name]
+        for b in ("unigram", "bigram"):
+            held["hsk_held_out"][f"{b}_hsk_only"] = hsk_base[b]["hsk_held_out"]
+        return held
+
+    if args.evaluate:
+        evaluate(args, held_out, say)
+        return
     say(f"baselines (add-k, k chosen on dev): {json.dumps(base)}")
 
     def lr_at(s: int) -> float:
@@ -225,12 +267,7 @@ def main() -> None:
         GenerationConfig(bos_token_id=eot, eos_token_id=eot, pad_token_id=eot).save_pretrained(str(args.out))
         save_file(state, str(args.out / "model.safetensors"), metadata={"format": "pt"})
         tokenizer.save_pretrained(str(args.out))
-        held = {}
-        for name, ids in tests.items():
-            nll, n = model_nll(model, ids, args.block - 1)
-            held[name] = {"tokens": n, "gpt": round(math.exp(nll / n), 2)}
-            for b in ("unigram", "bigram"):
-                held[name][b] = base[b][name]
+        held = held_out(model)
         summary = {
             "model": "gpt-zh: a small classroom GPT, trained here (GPT-2 architecture, from scratch)",
             "config": {k: getattr(config, k) for k in ("vocab_size", "n_positions", "n_embd", "n_layer", "n_head")},
@@ -247,6 +284,7 @@ def main() -> None:
             "dev_loss": {k: round(v, 4) for k, v in dev.items()},
             "held_out_perplexity": held,
             "baseline_k": {b: base[b]["k"] for b in ("unigram", "bigram")},
+            "baseline_k_hsk_only": {b: hsk_base[b]["k"] for b in ("unigram", "bigram")},
             "storage": "float16 safetensors (lm_head tied to the input embeddings)",
             "licences": "trained on CC BY-SA 4.0 data (HSK sentences): a derivative, CC BY-SA 4.0; "
             "other text MPL-2.0 / GPL-2+ / GPL-3+ / SPI notice (scripts/gpt_zh_data.py)",
