@@ -34,6 +34,10 @@ HELD_OUT_PER_MILLE = 50  # documentation pages held out (by a stable hash of the
 DEV_PER_MILLE = 50  # of the remaining pages and of HSK's training split: the dev set that chooses checkpoints
 CJK = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef\u2014\u2018\u2019\u201c\u201d\u2026]"
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# HSK sentences are read as paragraphs of this many (package order, same split), not one document each: after 。
+# comes another sentence as often as the end of text, so a continuation of 30 characters does not stop at the first
+# full stop (exercise 2 showed "一个人。" and nothing more when every sentence was its own document).
+HSK_PER_PARAGRAPH = 4
 DOC_SOURCES = ("libreoffice-help", "debian-reference", "debian-faq", "maint-guide", "fortunes")
 
 
@@ -119,6 +123,11 @@ def all_docs() -> list[Doc]:
     test_sentences = {d.text for d in hsk if d.split == "test"}
     docs = [d for d in debian_docs() if not (d.split == "train" and d.text in test_sentences)]
     return hsk + docs
+
+
+def paragraphs(texts: Sequence[str], per: int = HSK_PER_PARAGRAPH) -> list[str]:
+    """Consecutive sentences joined `per` at a time (the last group may be shorter): one document each."""
+    return ["".join(texts[i : i + per]) for i in range(0, len(texts), per)]
 
 
 def build_tokenizer(texts: Iterable[str], vocab_size: int = 6000, max_chars: int = 4500, min_frequency: int = 3):

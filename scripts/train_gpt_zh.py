@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import gpt_zh_data as data  # noqa: E402
 
 CKPT = Path("/work/ckpt/gptzh")
+DEV_DOC_TOKENS = 16_000
 K_GRID = (1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0)  # add-k values tried on the dev split for each baseline
 
 
@@ -50,7 +51,9 @@ def corpus(cache: Path) -> list[data.Doc]:
 
 
 def texts(docs, source_is_hsk: bool, split: str) -> list[str]:
-    return [d.text for d in docs if (d.source == "hsk") == source_is_hsk and d.split == split]
+    """The documents of one source and split; HSK's sentences as paragraphs (data.paragraphs)."""
+    chosen = [d.text for d in docs if (d.source == "hsk") == source_is_hsk and d.split == split]
+    return data.paragraphs(chosen) if source_is_hsk else chosen
 
 
 def model_nll(model, ids: list[int], length: int, batch: int = 16) -> tuple[float, int]:
@@ -95,7 +98,7 @@ def evaluate(args, held_out, say) -> None:
     sys.path.insert(0, str(ROOT))
     from playground import models
     from playground.lessons import PROMPT_ZH
-    from playground.sampling import generation, settings
+    from playground.sampling import encode_prompt, generation, next_token_logits, settings
 
     lm = models.load("gpt-zh")
     summary = json.loads((args.out / "summary.json").read_text(encoding="utf-8"))
@@ -103,6 +106,13 @@ def evaluate(args, held_out, say) -> None:
     summary["exercise_2"] = {
         str(t): generation.generate(lm, PROMPT_ZH, settings(t, 0, 1.0), 30, 1, 0).samples[0].text for t in (0.1, 0.8, 1.5)
     }
+    summary["next_token"] = {}  # the five most probable next tokens at T = 1 after the course's Chinese prompts
+    for prompt in (PROMPT_ZH, "我爱", "我爱自然语言"):
+        probs = next_token_logits(lm, encode_prompt(lm, prompt)).softmax(-1)
+        top = probs.topk(5)
+        summary["next_token"][prompt] = [
+            [lm.tokenizer.convert_ids_to_tokens(int(i)), round(float(p), 3)] for p, i in zip(top.values, top.indices)
+        ]
     (args.out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
     say(f"evaluated {args.out}: {json.dumps(summary['held_out_perplexity'])}; exercise 2: {summary['exercise_2']}")
 
@@ -129,6 +139,9 @@ def main() -> None:
     parser.add_argument("--save-minutes", type=float, default=5.0, help="resumable checkpoint every N minutes")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--reset-best", action="store_true", help="on --resume: forget the best dev loss (the dev text was changed)"
+    )
     parser.add_argument(
         "--evaluate", action="store_true", help="no training: measure the weights in --out again and update its summary"
     )
@@ -205,6 +218,9 @@ def main() -> None:
         rng.setstate(ck["rng"])
         torch.set_rng_state(ck["torch_rng"])
         say(f"resumed at step {step} ({minutes_before:.1f} min of training before; best dev loss {best:.4f})")
+        if args.reset_best:
+            best = math.inf
+            say("best dev loss forgotten (--reset-best): the next evaluation's weights are saved")
     say(
         f"model: GPT-2 {args.layers} layers, {args.heads} heads, {args.embd} wide, {args.block} positions; "
         f"{model.num_parameters():,} parameters"
@@ -215,7 +231,8 @@ def main() -> None:
     ngram = data.NGram(vocab, [(doc_train, 1.0), (hsk_train, hsk_weight)])
     dev_all = streams[True, "dev"] + streams[False, "dev"]
     tests = {"hsk_held_out": streams[True, "test"], "docs_held_out": streams[False, "test"]}
-    cached = args.checkpoint.parent / f"baselines-v{vocab}-h{args.hsk_share}.json"  # a minute of counting, once
+    # a minute of counting, once per vocabulary, mix and paragraph length
+    cached = args.checkpoint.parent / f"baselines-v{vocab}-h{args.hsk_share}-p{data.HSK_PER_PARAGRAPH}.json"
     base = json.loads(cached.read_text()) if args.resume and cached.exists() else baselines(ngram, dev_all, tests)
     cached.write_text(json.dumps(base))
     # An in-domain baseline too: n-grams counted on the HSK training sentences alone (k chosen on HSK's dev split).
@@ -253,8 +270,8 @@ def main() -> None:
         return torch.tensor(rows)
 
     def dev_loss() -> dict[str, float]:
-        out = {}
-        for name, ids in (("hsk", streams[True, "dev"]), ("docs", streams[False, "dev"])):
+        out = {}  # HSK's whole dev split; the first DEV_DOC_TOKENS of the documentation's (a shared CPU: keep it short)
+        for name, ids in (("hsk", streams[True, "dev"]), ("docs", streams[False, "dev"][:DEV_DOC_TOKENS])):
             nll, n = model_nll(model, ids, args.block - 1)
             out[name] = nll / n
         return out

@@ -42,11 +42,13 @@ def test_the_next_token_after_a_chinese_prompt_is_a_chinese_character(gpt_zh, pr
 
 
 def held_out_and_bigram() -> tuple[list[int], float, float]:
-    """The HSK held-out split as one token stream, and the add-k unigram and bigram perplexities on it of models
-    counted on HSK's training split, k chosen on HSK's dev split (an in-domain baseline, counted here in a second)."""
+    """The HSK held-out split as one token stream (paragraphs, as scripts/train_gpt_zh.py reads it), and the add-k
+    unigram and bigram perplexities on it of n-grams counted on HSK's training split, k chosen on HSK's dev split
+    (an in-domain baseline, counted here in a second)."""
     tok = models.load("gpt-zh").tokenizer
     docs = gpt_zh_data.hsk_docs()
-    streams = {s: gpt_zh_data.stream(tok, [d.text for d in docs if d.split == s]) for s in ("train", "dev", "test")}
+    split = {s: gpt_zh_data.paragraphs([d.text for d in docs if d.split == s]) for s in ("train", "dev", "test")}
+    streams = {s: gpt_zh_data.stream(tok, texts) for s, texts in split.items()}
     ngram = gpt_zh_data.NGram(len(tok), [(streams["train"], 1.0)])
     grid = (1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0)
     out = []

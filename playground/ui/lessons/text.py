@@ -100,9 +100,9 @@ STRINGS = {
     ),
     "lessons.note.gpt_zh": (
         "GPT-2 Chinese needs the Hugging Face Hub, so this runs on a small classroom GPT trained here (GPT-2's "
-        "architecture, 4.5 M parameters, one token per Chinese character, HSK sentences and Debian manuals). "
+        "architecture, 1.5 M parameters, one token per Chinese character, HSK sentences and Debian manuals). "
         "The temperature's effect shows in Chinese characters; the text is not GPT-2's and rarely makes sense.",
-        "中文 GPT-2 需要访问 Hugging Face Hub，所以这里运行的是在此训练的小型课堂 GPT（GPT-2 架构，450 万参数，"
+        "中文 GPT-2 需要访问 Hugging Face Hub，所以这里运行的是在此训练的小型课堂 GPT（GPT-2 架构，147 万参数，"
         "每个汉字一个词元，训练文本为 HSK 例句和 Debian 手册）。温度的效果体现在汉字上；文本不是 GPT-2 的，"
         "也很少通顺。",
     ),

@@ -104,3 +104,9 @@ def test_documentation_pages_split_by_a_stable_hash(data):
     splits = [data.doc_split(p) for p in pages]
     assert splits == [data.doc_split(p) for p in pages]
     assert 0.03 < splits.count("test") / len(pages) < 0.07 and 0.03 < splits.count("dev") / len(pages) < 0.07
+
+
+def test_hsk_sentences_are_read_as_paragraphs_so_a_full_stop_is_not_always_the_end(data):
+    sentences = ["一。", "二。", "三。", "四。", "五。"]
+    assert data.paragraphs(sentences, 2) == ["一。二。", "三。四。", "五。"]
+    assert "".join(data.paragraphs(sentences)) == "".join(sentences)
