@@ -39,3 +39,12 @@ def test_a_model_not_trained_here_gets_no_such_line():
 def test_the_lessons_note_gives_the_committed_models_size():
     assert f"{SUMMARY['parameters'] / 1e6:.1f} M parameters" in t("lessons.note.gpt_zh", "en")
     assert f"{SUMMARY['parameters'] / 1e4:.0f} 万参数" in t("lessons.note.gpt_zh", "zh")
+
+
+def test_the_default_chinese_causal_model_reads_chinese():
+    from playground import sampling
+    from playground.registry import get_spec
+
+    key = sampling.default_model("zh")
+    assert key is not None and get_spec(key).speaks("zh")  # gpt-zh is bundled: offline there always is one
+    assert sampling.default_model() is not None
