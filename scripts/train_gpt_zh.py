@@ -16,8 +16,10 @@ Written: --out/{config.json, generation_config.json, model.safetensors, tokenize
 summary.json}; the log is appended to --log. `--resume` continues from --checkpoint (weights, AdamW state, step,
 RNG states, best dev loss, minutes so far), e.g. after the machine was needed for something else.
 
-    nice -n 19 python scripts/train_gpt_zh.py --minutes 80
-    nice -n 19 python scripts/train_gpt_zh.py --resume --minutes 30
+    nice -n 19 python scripts/train_gpt_zh.py --minutes 80          # the defaults are the committed run's settings
+    nice -n 19 python scripts/train_gpt_zh.py --resume --minutes 30 # go on from /work/ckpt/gptzh/checkpoint.pt
+    nice -n 19 python scripts/train_gpt_zh.py --resume --steps 1600 --minutes 40   # train longer (a new schedule end)
+    python scripts/train_gpt_zh.py --evaluate                       # re-measure assets/gpt_zh into its summary.json
 """
 
 from __future__ import annotations
@@ -130,18 +132,18 @@ def main() -> None:
     parser.add_argument("--checkpoint", type=Path, default=CKPT / "checkpoint.pt")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--minutes", type=float, default=60.0, help="training time of this run (then it stops)")
-    parser.add_argument("--steps", type=int, default=6000, help="the learning-rate schedule's length")
+    parser.add_argument("--steps", type=int, default=900, help="the learning-rate schedule's length")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--block", type=int, default=128, help="tokens per training window (= n_positions)")
-    parser.add_argument("--embd", type=int, default=256)
+    parser.add_argument("--embd", type=int, default=128)
     parser.add_argument("--layers", type=int, default=4)
     parser.add_argument("--heads", type=int, default=4)
     parser.add_argument("--vocab", type=int, default=6000)
-    parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--warmup", type=int, default=200)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--warmup", type=int, default=100)
     parser.add_argument("--dropout", type=float, default=0.1)
-    parser.add_argument("--hsk-share", type=float, default=0.3, help="share of training windows drawn from HSK")
-    parser.add_argument("--eval-every", type=int, default=250)
+    parser.add_argument("--hsk-share", type=float, default=0.2, help="share of training windows drawn from HSK")
+    parser.add_argument("--eval-every", type=int, default=150)
     parser.add_argument("--save-minutes", type=float, default=5.0, help="resumable checkpoint every N minutes")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
