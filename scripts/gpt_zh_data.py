@@ -34,9 +34,10 @@ HELD_OUT_PER_MILLE = 50  # documentation pages held out (by a stable hash of the
 DEV_PER_MILLE = 50  # of the remaining pages and of HSK's training split: the dev set that chooses checkpoints
 CJK = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef\u2014\u2018\u2019\u201c\u201d\u2026]"
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-# HSK sentences are read as paragraphs of this many (package order, same split), not one document each: after 。
-# comes another sentence as often as the end of text, so a continuation of 30 characters does not stop at the first
-# full stop (exercise 2 showed "一个人。" and nothing more when every sentence was its own document).
+# HSK sentences are read as paragraphs of this many (package order, same split), not one document each: read one
+# sentence a document, every 。 was followed by the end of text, and exercise 2 stopped at its first full stop
+# ("一个人。"); in paragraphs another sentence follows three times in four (at T = 0.1 the end of text, the single
+# most probable token after 。, still wins).
 HSK_PER_PARAGRAPH = 4
 DOC_SOURCES = ("libreoffice-help", "debian-reference", "debian-faq", "maint-guide", "fortunes")
 

@@ -86,11 +86,13 @@ def test_three_temperatures_give_three_different_chinese_continuations(gpt_zh):
     )
     texts = [c.samples[0].text for c in run.continuations]
     assert len(set(texts)) == 3, texts
-    for text in texts:  # T = 0.1 may end after one sentence: end of text is its favourite after 。 in everyday text
+    # T = 0.1 may end after one sentence (end of text is its favourite after 。 in everyday text); at 1.5 the manuals'
+    # rare Latin pieces come in beside the characters, so only the two lower temperatures must be mostly Chinese
+    for temperature, text in zip((0.1, 0.8, 1.5), texts):
         assert "\ufffd" not in text
         chinese = sum(gpt_zh_data.is_chinese_char(ch) for ch in text)
         letters = sum(ch.isalpha() for ch in text)  # Chinese characters count as letters; the manuals' Latin too
-        assert chinese >= 3 and chinese >= letters / 2, text
+        assert chinese >= 3 and (temperature > 1 or chinese >= letters / 2), text
     # the distribution flattens as T rises: the favourite's probability falls
     top = [view.probs["temperature"][0] for view in run.next_token.views]
     assert top[0] > top[1] > top[2]
