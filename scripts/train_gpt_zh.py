@@ -18,7 +18,7 @@ RNG states, best dev loss, minutes so far), e.g. after the machine was needed fo
 
     nice -n 19 python scripts/train_gpt_zh.py --minutes 80          # the defaults are the committed run's settings
     nice -n 19 python scripts/train_gpt_zh.py --resume --minutes 30 # go on from /work/ckpt/gptzh/checkpoint.pt
-    nice -n 19 python scripts/train_gpt_zh.py --resume --steps 1600 --minutes 40   # train longer (a new schedule end)
+    nice -n 19 python scripts/train_gpt_zh.py --resume --steps 2400 --minutes 40   # train longer (a new schedule end)
     python scripts/train_gpt_zh.py --evaluate                       # re-measure assets/gpt_zh into its summary.json
 """
 
@@ -132,7 +132,7 @@ def main() -> None:
     parser.add_argument("--checkpoint", type=Path, default=CKPT / "checkpoint.pt")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--minutes", type=float, default=60.0, help="training time of this run (then it stops)")
-    parser.add_argument("--steps", type=int, default=900, help="the learning-rate schedule's length")
+    parser.add_argument("--steps", type=int, default=1600, help="the learning-rate schedule's length")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--block", type=int, default=128, help="tokens per training window (= n_positions)")
     parser.add_argument("--embd", type=int, default=128)
