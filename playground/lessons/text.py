@@ -48,6 +48,7 @@ STRINGS = {
     "lessons.try.attention_positional": ("Try it: positional encodings", "动手试试：位置编码"),
     "lessons.try.heads": ("Try it: fine-tuning heads", "动手试试：微调任务头"),
     "lessons.try.ex1": ("Try it: 银行 in two sentences", "动手试试：两个句子中的“银行”"),
+    "lessons.try.next_zh": ("Try it: GPT's next character after 我爱", "动手试试：GPT 在“我爱”之后的下一个字"),
     "lessons.try.temperature_0_1": ("T = 0.1", "T = 0.1"),
     "lessons.try.temperature_0_8": ("T = 0.8", "T = 0.8"),
     "lessons.try.temperature_1_5": ("T = 1.5", "T = 1.5"),
@@ -87,6 +88,14 @@ STRINGS = {
     "lessons.note.gpt2_chinese": (
         "Runs on GPT-2 Chinese (uer/gpt2-chinese-cluecorpussmall), as in the course.",
         "运行于中文 GPT-2（uer/gpt2-chinese-cluecorpussmall），与课程一致。",
+    ),
+    "lessons.note.gpt_zh": (
+        "GPT-2 Chinese needs the Hugging Face Hub, so this runs on a small classroom GPT trained here (GPT-2's "
+        "architecture, 1.5 M parameters, one token per Chinese character, HSK sentences and Debian manuals). "
+        "The temperature's effect shows in Chinese characters; the text is not GPT-2's and rarely makes sense.",
+        "中文 GPT-2 需要访问 Hugging Face Hub，所以这里运行的是在此训练的小型课堂 GPT（GPT-2 架构，147 万参数，"
+        "每个汉字一个词元，训练文本为 HSK 例句和 Debian 手册）。温度的效果体现在汉字上；文本不是 GPT-2 的，"
+        "也很少通顺。",
     ),
     "lessons.note.smollm_zh": (
         "GPT-2 Chinese needs the Hugging Face Hub, so this runs on the bundled SmolLM2 135M: it is not GPT-2, "

@@ -253,9 +253,12 @@ class NextTokenRequest:
 NextTokenRun = NextTokenResult  # the result of run_next_token; its JSON is `to_dict()` (the documented /next_token schema)
 
 
-def default_model() -> str | None:
+def default_model(lang: str | None = None) -> str | None:
+    """The first available causal model, or with `lang` the first that reads that language (offline, Chinese is the
+    small classroom GPT trained here rather than SmolLM2's byte pieces); None when there is none."""
     specs = availability.available_specs(*KINDS)
-    return specs[0].key if specs else None
+    speaking = [s for s in specs if s.speaks(lang)] if lang else specs
+    return speaking[0].key if speaking else None
 
 
 def causal_model(key: str | None, runtime: Runtime) -> LoadedModel:

@@ -38,6 +38,7 @@ LESSON_MODELS = (
     "smollm2-instruct",
     "e5-small",  # exercise 1 offline, in Chinese
     "e5-mlm",  # exercise 3's Chinese example offline
+    "gpt-zh",  # exercise 2 offline, in Chinese
 )
 
 

@@ -19,6 +19,7 @@ import gradio as gr
 
 from playground import sampling
 from playground.sampling import generation
+from playground.sampling.measured import measured
 from playground.figures import sampling as figs
 from playground.ui.common.widgets import export_figure_html, export_file, export_json, friendly_errors, provenance
 from playground.ui.common.widgets import for_request
@@ -40,10 +41,24 @@ default_model = sampling.default_model
 
 
 def _info(result: Any, lang: str) -> str:
-    """Provenance, and a note when the prompt is Chinese and the model does not speak it (the backend measured which)."""
+    """Provenance, a note when the prompt is Chinese and the model does not speak it (the backend measured which), and
+    for a model trained here what its held-out text measured."""
     lines = [provenance(result.model_id, result.device, lang)]
     if result.no_chinese:
         lines.append(t("common.not_chinese", lang, model=result.model_label, consequence=t("sampling.no_chinese", lang)))
+    known = measured(result.model_key)  # a model trained here: how weak its text is, with the measured figure
+    if known is not None:
+        lines.append(
+            t(
+                "sampling.measured",
+                lang,
+                params=known.parameters / 1e6,
+                tokens=known.training_tokens / 1e6,
+                ppl=known.perplexity,
+                bigram=known.bigram,
+                unigram=known.unigram,
+            )
+        )
     return "\n".join(f"- {line}" for line in lines)
 
 

@@ -93,8 +93,19 @@ STRINGS = {
     "sampling.ended": ("end of text", "文本结束"),
     "sampling.no_chinese": (  # after common.not_chinese
         "a Chinese prompt gets poor continuations. "
-        "Chinese needs GPT-2 Chinese (uer/gpt2-chinese-cluecorpussmall), which loads only with Hugging Face Hub access.",
-        "中文提示词的续写效果很差。中文需要 GPT-2 Chinese（uer/gpt2-chinese-cluecorpussmall），它只能在可访问 Hugging Face Hub 时加载。",
+        "Chinese needs GPT-2 Chinese (uer/gpt2-chinese-cluecorpussmall), which loads only with Hugging Face Hub access, "
+        "or, offline, the small classroom GPT trained here (gpt-zh), which reads Chinese characters.",
+        "中文提示词的续写效果很差。中文需要 GPT-2 Chinese（uer/gpt2-chinese-cluecorpussmall），它只能在可访问 Hugging Face Hub 时加载；"
+        "离线时可选在此训练的小型课堂 GPT（gpt-zh），它按汉字读写。",
+    ),
+    "sampling.measured": (
+        "This model is small ({params:.1f} M parameters, trained on {tokens:.1f} M tokens): on everyday sentences it never "
+        "saw (HSK, held out) its perplexity is **{ppl:.0f}** per character, against {bigram:.0f} for a bigram model and "
+        "{unigram:.0f} for character frequencies alone. Its characters and their probabilities are real; expect "
+        "sentences that rarely make sense.",
+        "该模型很小（{params:.1f} M 参数，训练文本 {tokens:.1f} M 词元）：在它没见过的日常句子（HSK 保留集）上，"
+        "每个汉字的困惑度为 **{ppl:.0f}**，二元语法模型为 {bigram:.0f}，仅用字频则为 {unigram:.0f}。"
+        "汉字及其概率是真实的，但生成的句子很少通顺。",
     ),
     "sampling.no_model": ("No causal language model is available here.", "此处没有可用的因果语言模型。"),
     "error.input_temperature_tiny": (
