@@ -16,17 +16,8 @@ from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
 from playground.ui.common.lab_models import model_menu, session_for
-from playground.ui.common.widgets import for_request
-from playground.ui.common.widgets import (
-    download_row,
-    export_figure_html,
-    export_file,
-    export_json,
-    friendly_errors,
-    model_choices,
-    result_hint,
-    unavailable_panel,
-)
+from playground.ui.common.widgets import download_row, export_figure_html, export_file, export_json, for_request
+from playground.ui.common.widgets import friendly_errors, model_choices, result_hint, unavailable_panel
 
 KINDS = att.KINDS
 EXAMPLE = "The animal didn't cross the street because it was too tired."
