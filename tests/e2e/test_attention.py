@@ -76,7 +76,7 @@ def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(
     page.wait_for_function("document.querySelector(\"#attention-view input[value='head']\").checked", timeout=30_000)
     assert "Layer 1, head 2" in page.locator("#attention-plot").inner_text(timeout=30_000)
     checkpoint(page, "attention-opened")
-    page.get_by_label("中文").check()
+    page.get_by_role("radio", name="中文", exact=True).check()
     page.wait_for_function(PLOTS_SAY_JS, arg=["键（被关注）", "key (attended to)"], timeout=60_000)
 
 

@@ -49,7 +49,7 @@ def test_three_views_render_and_follow_the_language_switch(page):
     _oov_table(page, "en")
     checkpoint(page, "elmo-oov-en")
     # Chinese: every result already on screen is redrawn in Chinese (no run again), view by view
-    page.get_by_label("中文").check()
+    page.get_by_role("radio", name="中文", exact=True).check()
     _oov_table(page, "zh")
     checkpoint(page, "elmo-oov-zh")
     page.get_by_role("tab", name=t("elmo.view.bilm", "zh")).click()

@@ -41,7 +41,7 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
     page.get_by_label("SmolLM2 135M Instruct (bundled) · Llama").check()
     page.get_by_label("MiniLM + MLM head trained here (bundled) · BERT").uncheck()
     page.get_by_label(f"{E5_MLM} (bundled) · XLM-R / BERT encoder").uncheck()
-    page.get_by_label("中文").check()
+    page.get_by_role("radio", name="中文", exact=True).check()
     page.get_by_role("tab", name="完形填空").wait_for(timeout=10_000)
     number = page.locator("input[type=number]").first
     number.fill("3")
@@ -69,7 +69,7 @@ def test_a_non_default_link_restores_the_inputs_and_the_same_result(page, browse
         restored = _table_with(fresh, "dog")
         assert fresh.get_by_label("含 [MASK] 的句子").input_value() == "The [MASK] barked at the mailman."
         assert fresh.locator("input[type=number]").first.input_value() == "3"
-        assert fresh.get_by_label("中文").is_checked()
+        assert fresh.get_by_role("radio", name="中文", exact=True).is_checked()
         assert restored == original and "空格" in restored  # the same rows, in the link's language
         assert restored.count("\n") == original.count("\n") and "mask" not in restored.lower()
         # A link that runs its view shows the result as a button's run does: the plot, no hint, the downloads' button.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from tests.e2e.helpers import checkpoint
+from tests.e2e.helpers import checkpoint, recording_page
 
 VIEW = "#forward-view"
 
@@ -45,3 +45,28 @@ def test_a_chinese_sentence_on_e5_reads_as_chinese(page):
     assert "自然" in tokens or "自" in tokens
     assert "[UNK]" not in tokens and "<unk>" not in tokens
     assert "第 0 块" in page.locator(f"{VIEW} .tp-fw-block h4").inner_text()  # the view speaks the page's language
+
+
+def test_the_block_lessons_link_on_a_phone_in_chinese(browser, app_url):
+    """The lesson's first try-it (what its button opens) on a 390 px phone in Chinese: the pass is drawn in Chinese,
+    nothing widens the page, the diagram stacks above the chosen stage."""
+    from playground.lessons import LESSONS, resolve
+    from playground.availability import available_specs
+
+    lesson = next(lesson for lesson in LESSONS if lesson.key == "block")
+    keys = [spec.key for spec in available_specs()]
+    link = resolve(lesson.tries[0], keys, ["forward"], keys)
+    assert link.query, "the block lesson has no offline link"
+    context, page, outside = recording_page(browser, app_url, viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{app_url}?{link.query}&lang=zh")
+        page.locator(f"{VIEW} .tp-fw-main").wait_for(timeout=180_000)
+        checkpoint(page, "forward-phone-zh")
+        assert "第 0 块" in page.locator(f"{VIEW} .tp-fw-block h4").inner_text()
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, width  # nothing widens the page
+        diagram, detail = (page.locator(f"{VIEW} {part}").bounding_box() for part in (".tp-fw-diagram", ".tp-fw-detail"))
+        assert detail["y"] >= diagram["y"] + diagram["height"] - 1  # stacked, not squeezed side by side
+    finally:
+        context.close()
+    assert not outside, outside[:5]

@@ -36,7 +36,7 @@ def test_every_view_renders_and_follows_the_language_switch(page):
         page.locator(plot).first.wait_for(timeout=180_000)
         page.wait_for_function(_SAYS, arg=[info, words[0]], timeout=60_000)
         checkpoint(page, f"inside-{view}-en")
-    page.get_by_label("中文").check()
+    page.get_by_role("radio", name="中文", exact=True).check()
     for view, (plot, info, words) in reversed(VIEWS.items()):
         page.locator(f"#inside-view input[value='{view}']").check()
         page.locator(f"#inside-{view}").wait_for(state="visible", timeout=30_000)

@@ -49,7 +49,7 @@ def _train_watch_stop_compare(page) -> int:
     page.wait_for_function(f"() => ({script})().includes('with the Trainer API')", timeout=30_000)
     shown = page.evaluate(script)  # CodeMirror draws the first lines only: the script's head (its tail: unit tests)
     assert "TrainingArguments," in shown and "assets/mlm_lab/medicine.txt" in shown
-    page.get_by_label("中文").check()
+    page.get_by_role("radio", name="中文", exact=True).check()
     page.wait_for_function("() => document.body.innerText.includes('留出损失')", timeout=30_000)
     assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)
     page.wait_for_function(f"() => /停止了训练/.test(({STATUS_JS})())", timeout=30_000)
@@ -85,7 +85,7 @@ def test_a_training_watched_stopped_and_its_model_offered_to_its_session_only(pa
     checkpoint(page, "lab-model-fill-mask-en")
 
     # The language switch relabels the choice and keeps it ticked; the result is redrawn, not lost.
-    page.get_by_label("中文").check()
+    page.get_by_role("radio", name="中文", exact=True).check()
     page.get_by_label(choice_zh).wait_for(timeout=30_000)
     assert page.get_by_label(choice_zh).is_checked()
     page.wait_for_function("() => (document.querySelector('.tp-provenance')?.innerText || '').includes('设备')", timeout=30_000)
@@ -107,7 +107,8 @@ def test_a_training_watched_stopped_and_its_model_offered_to_its_session_only(pa
     )
     page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=60_000)
     checkpoint(page, "lab-model-attention-en")
-    page.get_by_label("中文").check()  # the menu keeps the choice, relabelled; the map is redrawn from this run
+    # the menu keeps the choice, relabelled; the map is redrawn from this run
+    page.get_by_role("radio", name="中文", exact=True).check()
     page.wait_for_function(f"() => [...document.querySelectorAll('input')].some(e => e.value === {choice_zh!r})", timeout=30_000)
     page.wait_for_function("() => /设备/.test(document.querySelector('#attention-info')?.innerText || '')", timeout=60_000)
     page.wait_for_function(FITTED_JS, timeout=60_000)  # the redrawn plots laid out before the screenshot

@@ -80,7 +80,7 @@ def test_the_objective_menu_offers_statistics_runs_and_follows_the_language_swit
     page.wait_for_function(PLOTS_SAY_JS, arg=["What happens to each token", None], timeout=60_000)
     checkpoint(page, "masking-bert")
 
-    page.get_by_label("中文").check()
+    page.get_by_role("radio", name="中文", exact=True).check()
     page.wait_for_function(PLOTS_SAY_JS, arg=["每个词元的命运", "What happens to each token"], timeout=60_000)
     checkpoint(page, "masking-bert-zh")
 

@@ -53,7 +53,7 @@ def test_plots_render_and_language_switches(page):
     assert "MiniLM" in page.locator("#polysemy-reading").inner_text()
     page.wait_for_function(PLOTS_SAY_JS, arg=["Where each sentence puts the word", None], timeout=120_000)
     checkpoint(page, "polysemy")
-    page.get_by_label("中文").first.check()
+    page.get_by_role("radio", name="中文", exact=True).first.check()
     page.wait_for_function("document.querySelector('#polysemy-run').innerText.includes('比较')", timeout=30_000)
     page.wait_for_function(PLOTS_SAY_JS, arg=["每个句子中该词向量的位置", "Where each sentence puts the word"], timeout=60_000)
 
@@ -120,7 +120,7 @@ def test_a_non_default_share_link_restores_and_runs_the_same_view(page, client):
     shared = dict(parse_qsl(urlparse(link).query))
     assert {k: shared.get(k) for k in params} == params  # every input round-trips, the example-set name included
 
-    page.get_by_label("中文").first.check()
+    page.get_by_role("radio", name="中文", exact=True).first.check()
     page.wait_for_function("document.querySelector('#polysemy-run').innerText.includes('比较')", timeout=30_000)
     page.wait_for_function("document.querySelector('#polysemy-scatter').innerText.includes('第 3 层')", timeout=30_000)
     scatter = page.locator("#polysemy-scatter").inner_text()

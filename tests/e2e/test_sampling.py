@@ -102,7 +102,7 @@ def test_share_link_round_trip_restores_inputs_and_result(page):
     # The switch to Chinese redraws the distribution on screen in Chinese (no English stage title left) and relabels
     # the controls: the prompt box says 提示词 and what the model does with it, and no "Prompt" is left.
     fresh.wait_for_function("document.querySelector('#sampling-next-plot').innerText.includes('Raw softmax')", timeout=60_000)
-    fresh.get_by_label("中文").check()
+    fresh.get_by_role("radio", name="中文", exact=True).check()
     fresh.wait_for_function(PLOTS_SAY_JS, arg=["原始 softmax", "Raw softmax"], timeout=60_000)
     fresh.wait_for_function("document.querySelector('#sampling-controls').innerText.includes('提示词')", timeout=60_000)
     controls = fresh.locator("#sampling-controls").inner_text()
