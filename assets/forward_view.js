@@ -84,7 +84,7 @@ function render() {
   const kv = r.kv_heads < r.heads ? fill(tx['ui.kv'], { kv: r.kv_heads }) : '';
   element.append(
     make('p', { class: 'tp-fw-model' }, fill(tx['ui.model'], {
-      model: r.model_id, kind: r.block_label, layers: r.layers, heads: r.heads, kv, d: r.d_model, ff: r.d_ff,
+      model: r.model_id, kind: tx[`kind.${r.block_kind}`] || r.block_label, layers: r.layers, heads: r.heads, kv, d: r.d_model, ff: r.d_ff,
       direction: tx[r.causal ? 'ui.causal' : 'ui.bidirectional'],
     })),
     make('div', { class: 'tp-fw-tokens' }, make('span', {}, tx['ui.tokens']),

@@ -16,7 +16,7 @@ from playground.ui.common.widgets import escape_md, provenance
 
 PREFIX = "forward."
 # the texts the script writes: its own labels, and one title and one sentence per stage
-SCRIPT_TEXTS = ("forward.ui.", "forward.stage.", "forward.what.")
+SCRIPT_TEXTS = ("forward.ui.", "forward.stage.", "forward.what.", "forward.kind.")
 
 
 def texts(lang: str) -> dict[str, str]:
@@ -31,4 +31,6 @@ def view_model(result: Any, lang: str) -> dict[str, Any]:
 def info_markdown(result: Any, lang: str) -> str:
     """Provenance, and how closely every stage matched its formula (the view's claim, measured on this pass)."""
     check = t("forward.checked", lang, error=f"{result.max_error:.1e}", seconds=f"{result.seconds:.2f}")
-    return f"{provenance(result.model_id, result.device, lang)} · {escape_md(result.block_label)}\n\n{check}"
+    kind = f"forward.kind.{result.block_kind}"
+    label = t(kind, lang) if kind in STRINGS else escape_md(result.block_label)  # a kind added to the table, unworded
+    return f"{provenance(result.model_id, result.device, lang)} · {label}\n\n{check}"

@@ -86,6 +86,13 @@ STRINGS = {
     "forward.ui.final": ("The output: softmax(logits / T), top {k}", "输出：softmax(logits / T)，前 {k} 名"),
     "forward.ui.temperature": ("Temperature T", "温度 T"),
     "forward.ui.embeddings": ("embeddings", "嵌入"),
+    # the block kinds (playground.architectures.KINDS), as the model line names them
+    "forward.kind.post_ln": ("post-LN encoder block (BERT, MiniLM, e5)", "后置 LN 编码器块（BERT、MiniLM、e5）"),
+    "forward.kind.pre_ln": ("pre-LN decoder block (GPT-2)", "前置 LN 解码器块（GPT-2）"),
+    "forward.kind.pre_rms": (
+        "pre-RMSNorm decoder block (Llama, SmolLM2: RoPE, grouped-query attention, SwiGLU)",
+        "前置 RMSNorm 解码器块（Llama、SmolLM2：RoPE、分组查询注意力、SwiGLU）",
+    ),
     # one title and one sentence per stage (playground.architectures names them)
     "forward.stage.embed.token": ("Token embedding", "词元嵌入"),
     "forward.what.embed.token": ("The row of the embedding table for this token's id.", "嵌入表中该词元 id 对应的那一行。"),

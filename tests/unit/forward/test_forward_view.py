@@ -27,6 +27,7 @@ def test_every_stage_of_every_block_kind_has_a_title_and_a_sentence_in_both_lang
     assert not missing
     texts = {lang: render.texts(lang) for lang in ("en", "zh")}
     assert texts["en"]["stage.attn.out"] != texts["zh"]["stage.attn.out"]  # the page's language, not a fixed one
+    assert f"forward.kind.{kind.key}" in STRINGS  # the model line names the block kind in the reader's language
 
 
 def values(model: str, token: int = -1, lang: str = "en") -> Values:
