@@ -63,7 +63,8 @@ def test_an_nsp_overlay_over_an_encoder_folder_scores_like_the_trained_model(tmp
     pairs = [("the cat sat", "it was tired"), ("the cat sat", "markets rose")]
     got = nsp.nsp_probabilities(LoadedModel(spec, loaded.eval(), tok, "cpu"), pairs)
     want = nsp.nsp_probabilities(LoadedModel(spec, trained, tok, "cpu"), pairs)
-    assert got == pytest.approx(want, abs=1e-6)
+    # flattened: newer pytest refuses approx over nested tuples
+    assert [p for pair in got for p in pair] == pytest.approx([p for pair in want for p in pair], abs=1e-6)
     assert all(abs(p + q - 1) < 1e-6 for p, q in got)
 
 
