@@ -5,8 +5,10 @@
 - `lab_request(corpus, settings)`: every check of a training request in one place (settings, corpus, base model),
   before it queues; a refusal is an InputError the page and the API word alike;
 - `follow(job, runner, poll_s)`: what a job shows while it runs (phase, queue position, curve, the "before"
-  measurements), read every `poll_s` seconds; each read tells the runner someone still reads it, and a reader that
-  stops early (the page closed, the API client went away) cancels the job. `api_progress` is one moment of it as
+  measurements), read every `poll_s` seconds; a read tells the runner someone still reads it only when `read()` says
+  the stream's earlier moments were taken (Gradio iterates a generator whether or not a client reads its stream, so
+  iterating alone proves nothing: playground.serve.guard.stream_read), and a reader that stops early (the page
+  closed, the API client went away) cancels the job. `api_progress` is one moment of it as
   the API streams it.
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from playground.errors import InputError
 from playground.mlm_lab import corpus
@@ -60,13 +62,19 @@ class Progress:
     cancelling: bool  # stopped while training: it ends at the next step
 
 
-def follow(job: Job, runner: Runner, poll_s: float) -> Iterator[Progress]:
+def always() -> bool:
+    return True
+
+
+def follow(job: Job, runner: Runner, poll_s: float, read: Callable[[], bool] = always) -> Iterator[Progress]:
     """The job's progress every `poll_s` seconds until it ends (then its `result` or `error` is set).
 
-    Each read touches the job (the runner cancels a job nobody reads); closed before the job ended, it cancels it."""
+    Each step touches the job while `read()` says someone takes what it yields (the runner cancels a job nobody
+    reads for PLAYGROUND_LAB_UNREAD_S); closed before the job ended, it cancels it."""
     try:
         while not job.finished.wait(poll_s):
-            job.touch()
+            if read():
+                job.touch()
             cancelling = job.cancelled.is_set() and job.phase == "training"
             yield Progress(job.phase, runner.position(job), tuple(job.points), job.partial, cancelling)
     finally:

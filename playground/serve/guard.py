@@ -29,7 +29,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from playground import settings
 
@@ -61,6 +61,31 @@ def client_key(request: Any) -> str:
     """The address of a gr.Request (or a Starlette request); "" when there is none (a direct call in a test)."""
     client = getattr(request, "client", None)
     return address(getattr(client, "host", None), getattr(request, "headers", None)) if request is not None else ""
+
+
+UNREAD_BACKLOG = 3  # messages of one session waiting for a stream: more, and nobody is reading it
+
+
+def stream_read(request: Any) -> Callable[[], bool]:
+    """Whether the stream of the event behind a gr.Request is being read: a check to call as a generator yields.
+
+    Gradio iterates a generator whether or not anyone opened its result stream: each yield becomes a message in the
+    session's pending queue, which an open stream (`/call/<name>/<id>`, `/queue/data`) empties at once. A backlog
+    past UNREAD_BACKLOG means nobody is reading (a POST whose stream was never opened). No request or no session (a
+    direct call in a test): always read.
+    """
+    session = getattr(request, "session_hash", None) if request is not None else None
+    app = getattr(getattr(request, "request", None), "app", None) if session else None
+    blocks = app.get_blocks() if hasattr(app, "get_blocks") else None
+    queue = getattr(blocks, "_queue", None)
+    if queue is None:
+        return lambda: True
+
+    def read() -> bool:
+        messages = queue.pending_messages_per_session.get(session)
+        return messages is None or messages.qsize() <= UNREAD_BACKLOG
+
+    return read
 
 
 class QueueGuard:

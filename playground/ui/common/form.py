@@ -9,11 +9,15 @@ too (`form.output`), so a module-level handler reads `Values` by name and return
 changes: the result, the hint hidden, the result areas shown, the "shown" flag (a language switch redraws only a
 view that is on screen) and the Code panel's script. Before, each of these was a follow-up request chained on the
 run (`.success`), 3-4 requests a click; now a click is one request, and a link runs the same handler (`link_run`).
+
+A tab of several views, each with its own button, hint and Code panel (ELMo), gives an action its `Place`; a
+handler that streams (the MLM lab's training) is wired with `stream`; a control that is not a run (Stop, a try-it
+box beside a result) with `on`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,6 +64,17 @@ class Values(Mapping[str, Any]):
         return {name: self.fields[name] for name, f in form.fields.items() if f.code}
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where one action's result shows when a tab has several (ELMo's views): the hint it hides, the areas it shows,
+    its Code panel and that panel's request. `Place()`: nowhere (a language switch redraws what is already shown)."""
+
+    hint: Any = None
+    areas: tuple[Any, ...] = ()
+    panel: Any = None
+    code: CodeRequest | None = None
+
+
 class Form:
     """A tab's fields and outputs, declared once (see the module docstring)."""
 
@@ -74,6 +89,7 @@ class Form:
         self.panel: Any = None  # the tab's CodePanel (ui.common.code_panel)
         self.code: CodeRequest | None = None
         self.handlers: list[Handler] = []  # the first is the one a link and a language switch run
+        self.places: list[Place] = []  # the views' own places (`place`), beside the tab's (`result`, `code_panel`)
 
     # ---- declaration ---------------------------------------------------------------------------------------------
     def field(self, name: str, component: Any, *, link: bool = True, code: bool = True, **labels: Any) -> Any:
@@ -90,10 +106,10 @@ class Form:
         self.outputs[name] = component
         return component
 
-    def state(self, name: str, initial: Any = None) -> Any:
+    def state(self, name: str, initial: Any = None, component: Any = None) -> Any:
         """A per-session value (e.g. the last result, redrawn on a language switch): read as `values.extra[name]`,
-        written by returning {name: value}."""
-        self.states[name] = self.output(name, gr.State(initial))
+        written by returning {name: value}. `component`: a gr.State made elsewhere (the lab's session token)."""
+        self.states[name] = self.output(name, gr.State(initial) if component is None else component)
         return self.states[name]
 
     def result(self, hint: Any, *areas: Any) -> None:
@@ -102,6 +118,14 @@ class Form:
 
     def code_panel(self, panel: Any, request: CodeRequest) -> None:
         self.panel, self.code = panel, request
+
+    def place(self, hint: Any, *areas: Any, panel: Any = None, code: CodeRequest | None = None) -> Place:
+        """A view's own place (its hint, areas, Code panel), for `action(..., place=)`."""
+        self.places.append(Place(hint, tuple(areas), panel, code))
+        return self.places[-1]
+
+    def _default(self) -> Place:
+        return Place(self.hint, tuple(self.areas), self.panel, self.code)
 
     # ---- reading and answering -----------------------------------------------------------------------------------
     @property
@@ -116,42 +140,40 @@ class Form:
         return Values(fields, normalize_lang(v.get(self.ui.lang)), token, kept)
 
     def all_outputs(self) -> list[Any]:
-        extra = [self.hint, *self.areas, self.shown] if self.hint is not None else [*self.areas, self.shown]
-        panel = [self.panel.box, self.panel.offline, self.panel.info] if self.panel is not None else []
-        return _unique([*self.outputs.values(), *extra, *panel])
+        shown = []
+        for place in (self._default(), *self.places):
+            panel = [place.panel.box, place.panel.offline, place.panel.info] if place.panel is not None else []
+            shown += [place.hint, *place.areas, *panel] if place.hint is not None else [*place.areas, *panel]
+        return _unique([*self.outputs.values(), *shown, self.shown])
 
-    def answer(self, named: Mapping[str, Any], values: Values) -> dict[Any, Any]:
-        """A handler's named updates as the event's {component: update}, with the run's other effects."""
+    def answer(self, named: Mapping[str, Any], values: Values, place: Place | None = None) -> dict[Any, Any]:
+        """A handler's named updates as the event's {component: update}, with the run's other effects (in `place`,
+        by default the tab's own)."""
+        place = place or self._default()
         out = {self.outputs[name]: update for name, update in named.items()}
-        if self.hint is not None:
-            out[self.hint] = gr.update(visible=False)
-        out |= {area: gr.update(visible=True) for area in self.areas}
+        if place.hint is not None:
+            out[place.hint] = gr.update(visible=False)
+        out |= {area: gr.update(visible=True) for area in place.areas}
         out[self.shown] = True
-        if self.panel is not None:
+        if place.panel is not None:
             try:
-                out |= self.panel.updates(self._code_request(values), values.lang)
+                out |= place.panel.updates(_code_request(place, values), values.lang)
             except gr.Error:  # no script for these values: the run itself still shows
-                out |= self.panel.updates(None, values.lang)
+                out |= place.panel.updates(None, values.lang)
         return out
 
-    def _code_request(self, values: Values) -> tuple[str, dict] | None:
-        try:
-            return self.code(values) if self.code is not None else None
-        except ValueError:
-            return None
-
-    def respond(self, handler: Handler, select: bool = False) -> Callable[..., dict[Any, Any]]:
+    def respond(self, handler: Handler, select: bool = False, place: Place | None = None) -> Callable[..., dict[Any, Any]]:
         """The Gradio function of `handler`: {component: value} in, every update of the run out. `select`: the event
         is a selection (a click on an image), handed to the handler as `values.extra["select"]`."""
 
         def event(v: dict[Any, Any], progress=gr.Progress()) -> dict[Any, Any]:
             values = self.read(v)
-            return self.answer(handler(values, progress), values)
+            return self.answer(handler(values, progress), values, place)
 
         def selected(v: dict[Any, Any], evt: gr.SelectData, progress=gr.Progress()) -> dict[Any, Any]:
             values = self.read(v)
             values = replace(values, extra={**values.extra, "select": evt})
-            return self.answer(handler(values, progress), values)
+            return self.answer(handler(values, progress), values, place)
 
         return selected if select else event
 
@@ -164,17 +186,45 @@ class Form:
         return event
 
     # ---- wiring --------------------------------------------------------------------------------------------------
-    def action(self, handler: Handler, triggers: Iterable[Any], select: bool = False, **kwargs: Any) -> list[Any]:
-        """Each trigger (e.g. `run.click`) runs `handler` in one request; returns the events."""
+    def action(
+        self, handler: Handler, triggers: Iterable[Any], select: bool = False, place: Place | None = None, **kwargs: Any
+    ) -> list[Any]:
+        """Each trigger (e.g. `run.click`) runs `handler` in one request; returns the events. `place`: where its
+        result shows, when not the tab's own (a view of several)."""
         self.handlers.append(handler)
-        watch = dict(api_visibility="private", show_progress_on=[self.hint] if self.hint is not None else None)
-        fn = self.respond(handler, select)
+        hint = (place or self._default()).hint
+        watch = dict(api_visibility="private", show_progress_on=[hint] if hint is not None else None)
+        fn = self.respond(handler, select, place)
         return [trigger(fn, self.inputs, self.all_outputs(), **(watch | kwargs)) for trigger in triggers]
 
-    def redraw_on_lang(self, handler: Handler | None = None) -> None:
+    def stream(self, handler: Callable[..., Iterator[Mapping[str, Any]]], triggers: Iterable[Any], **kwargs: Any) -> list[Any]:
+        """Each trigger runs the generator `handler(values)` in one request, every yield an update (the lab's live
+        curve). The first yield is the run's answer (hint hidden, areas shown, Code panel); the rest carry only the
+        handler's outputs. The client's gr.Request is `values.extra["request"]` (its address, its stream)."""
+
+        def event(v: dict[Any, Any], request: gr.Request) -> Iterator[dict[Any, Any]]:
+            values = self.read(v)
+            values = replace(values, extra={**values.extra, "request": request})
+            for i, named in enumerate(handler(values)):
+                yield self.answer(named, values) if i == 0 else {self.outputs[k]: u for k, u in named.items()}
+
+        watch = dict(api_visibility="private", show_progress_on=[self.hint] if self.hint is not None else None)
+        return [trigger(event, self.inputs, self.all_outputs(), **(watch | kwargs)) for trigger in triggers]
+
+    def on(self, handler: Handler, triggers: Iterable[Any], **kwargs: Any) -> list[Any]:
+        """Each trigger runs `handler(values, progress)` for its named outputs alone: a control that is not a run
+        (nothing revealed, no Code panel, no "shown" flag)."""
+
+        def event(v: dict[Any, Any], progress=gr.Progress()) -> dict[Any, Any]:
+            return {self.outputs[k]: u for k, u in handler(self.read(v), progress).items()}
+
+        outputs = _unique(list(self.outputs.values()))
+        return [trigger(event, self.inputs, outputs, **(dict(api_visibility="private") | kwargs)) for trigger in triggers]
+
+    def redraw_on_lang(self, handler: Handler | None = None, place: Place | None = None) -> None:
         """A language switch redraws the result on screen with `handler` (default: the first action's, from the
-        caches), never a view not yet run."""
-        main = self.respond(handler or self.handlers[0])
+        caches), never a view not yet run. `place`: as for `action` (`Place()`: reveal nothing)."""
+        main = self.respond(handler or self.handlers[0], place=place)
         self.ui.on_lang(lambda v: main(v, progress=None) if v.get(self.shown) else {}, self.inputs, self.all_outputs())
 
     def link_run(self) -> LinkRun:
@@ -185,6 +235,13 @@ class Form:
         """The share-link row of the fields that go into a link, running the first action when a link opens."""
         params = {name: f.component for name, f in self.fields.items() if f.link}
         return share_link_row(self.tab_id, params, self.ui).running(self.link_run())
+
+
+def _code_request(place: Place, values: Values) -> tuple[str, dict] | None:
+    try:
+        return place.code(values) if place.code is not None else None
+    except ValueError:
+        return None
 
 
 def _unique(components: list[Any]) -> list[Any]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import gradio as gr
+
 from playground.figures.mlm_lab import loss_figure, rank_figure
+from playground.mlm_lab.corpus import is_chinese
 from playground.mlm_lab.training import CurvePoint, LabResult, LabSettings, planned_schedule
 from playground.serialize import jsonable
 from playground.ui.common.widgets import escape_md, model_id_in
@@ -123,3 +126,51 @@ def as_json(result: LabResult) -> dict:
         if out.get(key) and not math.isfinite(out[key]["perplexity"] or math.inf):
             out[key]["perplexity"] = None
     return out
+
+
+# ---- the page's outputs, by name (playground.ui.mlm_lab.tab) ----------------------------------------------------------
+
+
+def live(now: Any, settings: LabSettings, lang: str) -> dict[str, Any]:
+    """Status, curve and summary while a training runs (`now`: a playground.mlm_lab.follow.Progress)."""
+    state = t("mlm_lab.status_cancelling", lang) if now.cancelling else status(now.phase, now.position, list(now.points),
+                                                                               settings, lang)  # fmt: skip
+    partial = now.partial
+    return {
+        "status": state,
+        "plot": curve_figure(list(now.points), partial.before.loss if partial else None, settings, lang),
+        "summary": summary(partial, lang) if partial else "",
+    }
+
+
+def panels(result: LabResult, vocab: int, lang: str) -> dict[str, Any]:
+    """Everything under the status line: curve, summary, probes, domain chart, note and table (before-only while
+    training). A table with no rows is hidden, never drawn as an empty 1/2/3 grid."""
+    headers, rows = probes_table(result, lang)
+    d_headers, d_rows = domain_table(result, lang)
+    return {
+        "plot": curve_figure(result.curve, result.before.loss, result.settings, lang),
+        "summary": summary(result, lang),
+        "probes": gr.update(value=rows, headers=headers, visible=bool(rows)),
+        "domain_plot": gr.update(value=domain_figure(result, lang) if result.domain else None, visible=bool(result.domain)),
+        "domain_note": domain_note(result, vocab, lang),
+        "domain": gr.update(value=d_rows, headers=d_headers, visible=bool(d_rows)),
+    }
+
+
+def final(result: LabResult, vocab: int, lang: str) -> dict[str, Any]:
+    return {"status": finished(result, lang), **panels(result, vocab, lang)}
+
+
+def _chinese(text: str) -> bool:
+    han = sum(is_chinese(c) for c in text)
+    return han * 2 > sum(c.isalpha() for c in text)
+
+
+def try_text(result: LabResult, current: str | None) -> Any:
+    """The try-it sentence after a training: a held-out probe of the corpus when the box is in another language
+    (the English example after a Chinese run), else the student's own sentence."""
+    probe = next((p.masked for p in result.probes), None)
+    if probe is None or (current and _chinese(current) == _chinese(probe)):
+        return gr.update()
+    return probe

@@ -4,7 +4,7 @@ import gradio as gr
 import pytest
 
 from playground.ui.common.widgets import reveal_after
-from playground.ui.mlm_lab.tab import check_request
+from playground.ui.mlm_lab.api import corpus_text, request_of
 
 
 def _reveals(demo: gr.Blocks, area) -> list:
@@ -40,8 +40,9 @@ def test_reveal_without_a_hint_returns_a_bare_update_for_one_area():
 
 def test_mlm_lab_refuses_an_empty_corpus_before_it_queues():
     with pytest.raises(gr.Error):
-        check_request("paste", "   ", None, "minilm-mlm", False, 0.15, 1e-4, 80, 120, 0, "en")
+        request_of(corpus_text("paste", "   ", None, "en"), "minilm-mlm", False, 0.15, 1e-4, 80, 120, 0, "en")
 
 
 def test_mlm_lab_accepts_the_sample_corpus():
-    assert check_request("sample", None, None, "minilm-mlm", False, 0.15, 1e-4, 80, 120, 0, "en") is None
+    text = corpus_text("sample", None, None, "en")
+    assert request_of(text, "minilm-mlm", False, 0.15, 1e-4, 80, 120, 0, "en").corpus == text

@@ -76,7 +76,7 @@ def test_an_unchanged_model_exports_nothing(tiny_mlm):
 
 def test_downloads_are_built_on_demand_reused_and_bounded_in_count(tiny_mlm, tuned_once, monkeypatch, tmp_path, use_settings):
     from playground.ui.common import widgets
-    from playground.ui.mlm_lab import tab
+    from playground.ui.mlm_lab import api as tab
 
     use_settings(lab_models=tab.LAB_EXPORTS + 3)
     runtime = Runtime(load=lambda key, **kw: tiny_mlm)

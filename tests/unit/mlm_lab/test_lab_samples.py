@@ -9,7 +9,7 @@ from playground.mlm_lab import corpus
 from playground.mlm_lab.lab import general_ranks
 from playground.registry import get_spec
 from playground.code import code_for
-from playground.ui.mlm_lab import tab
+from playground.ui.mlm_lab import api as tab
 
 
 @pytest.mark.parametrize("key", sorted(corpus.SAMPLES))
@@ -61,15 +61,17 @@ def test_english_words_are_still_whole_words_and_hidden_whole():
 
 
 def test_the_chinese_sample_is_a_choice_of_the_tab_the_api_and_the_code_view():
-    assert set(tab.SAMPLE_SOURCES) <= {value for _, value in tab.SOURCES} and set(tab.SAMPLE_SOURCES) == set(tab.SAMPLE_INFO)
+    from playground.ui.mlm_lab import tab as page
+
+    assert set(tab.SAMPLE_SOURCES) <= {value for _, value in page.SOURCES} and set(tab.SAMPLE_SOURCES) == set(page.SAMPLE_INFO)
     assert set(tab.SAMPLE_SOURCES.values()) == set(corpus.SAMPLES)
     assert tab.corpus_text("sample_zh", "pasted", None, "en") == corpus.sample_corpus("gimp-zh")
     assert tab.corpus_text("sample", "pasted", None, "en") == corpus.sample_corpus("medicine")
-    view, params = tab.code_request("sample_zh", None, None, "e5-mlm", False, 0.15, 1e-4, 8, 60, 0)
+    view, params = tab.lab_code_request("sample_zh", None, "e5-mlm", False, 0.15, 1e-4, 8, 60, 0)
     assert params["use_sample"] and params["sample"] == "gimp-zh"
     code = code_for(view, json.dumps(params)).code
     assert "corpus_file = 'assets/mlm_lab/gimp-zh.txt'" in code and 'load("e5-mlm")' in code
-    _, params = tab.code_request("paste", "x", None, "minilm-mlm", False, 0.15, 1e-4, 8, 60, 0)
+    _, params = tab.lab_code_request("paste", None, "minilm-mlm", False, 0.15, 1e-4, 8, 60, 0)
     assert not params["use_sample"] and "sample" not in params
 
 
@@ -81,12 +83,12 @@ def test_the_api_refuses_an_unknown_sample():
 
 def test_choosing_a_sample_picks_a_base_model_that_reads_its_language(monkeypatch):
     """The Chinese sample on MiniLM would train on [UNK]s: choosing it switches the base to e5-mlm where it loads."""
-    from playground.ui.mlm_lab import tab
+    from playground.ui.mlm_lab import api as tab
 
     both = [("MiniLM", "minilm-mlm"), ("e5", "e5-mlm")]
     monkeypatch.setattr(tab, "model_choices", lambda kinds, lang: both)
-    assert tab._base_for("sample_zh", "minilm-mlm") == "e5-mlm"
-    assert tab._base_for("sample", "e5-mlm") == "minilm-mlm"
-    assert tab._base_for("paste", "e5-mlm") == "e5-mlm"  # the student's own text: the base stays theirs
+    assert tab.base_for("sample_zh", "minilm-mlm") == "e5-mlm"
+    assert tab.base_for("sample", "e5-mlm") == "minilm-mlm"
+    assert tab.base_for("paste", "e5-mlm") == "e5-mlm"  # the student's own text: the base stays theirs
     monkeypatch.setattr(tab, "model_choices", lambda kinds, lang: both[:1])
-    assert tab._base_for("sample_zh", "minilm-mlm") == "minilm-mlm"  # e5-mlm cannot load here: nothing to switch to
+    assert tab.base_for("sample_zh", "minilm-mlm") == "minilm-mlm"  # e5-mlm cannot load here: nothing to switch to

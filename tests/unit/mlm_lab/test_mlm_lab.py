@@ -224,7 +224,7 @@ def test_a_training_nobody_reads_is_cancelled_and_frees_the_slot(tiny_mlm):
 
 
 def test_stop_says_stopping_only_while_something_is_stopping(tiny_mlm, monkeypatch):
-    from playground.ui.mlm_lab import tab as mlm_lab_tab
+    from playground.ui.mlm_lab import api as mlm_lab_tab
 
     gate = threading.Event()
     runner = Runner(runtime_of(tiny_mlm), train=stand_in(tiny_mlm, gate))
