@@ -97,16 +97,16 @@ def separation(vectors):
     return float(np.mean(same) - np.mean(cross)) if same and cross else None
 
 
-s = np.array([s0, s1, s2])
-weights = np.exp(s - s.max()) / np.exp(s - s.max()).sum()  {softmax}
-mixed = gamma * np.tensordot(weights, layers.astype(np.float32).astype(np.float64), axes=1)
+w = np.array([w0, w1, w2])  {raw}
+s = np.exp(w - w.max()) / np.exp(w - w.max()).sum()  {softmax}
+mixed = gamma * np.tensordot(s, layers.astype(np.float32).astype(np.float64), axes=1)
 def shown(x):
     return "None" if x is None else f"{{x:.6f}}"
 
 
 for j in range(3):
     print(f"layer {{j}} separation", shown(separation(layers[j])))
-print("softmax(s)", [round(float(x), 6) for x in weights])
+print("weights s = softmax(w)", [round(float(x), 6) for x in s])
 print("mix separation", shown(separation(mixed.astype(np.float32))))
 """
 
@@ -122,13 +122,14 @@ def vectors_code(request: ElmoMixRequest) -> Snippet:
         "sentences = [",
         *[f"    ({py(label)}, {py(text)})," for label, text in zip(labels, texts)],
         "]",
-        f"s0, s1, s2, gamma = {py(float(s0))}, {py(float(s1))}, {py(float(s2))}, {py(float(request.gamma))}",
+        f"w0, w1, w2, gamma = {py(float(s0))}, {py(float(s1))}, {py(float(s2))}, {py(float(request.gamma))}",
     ]
     lines += _MIX.format(
         max_words=MAX_WORDS,
         embed=comment("per sentence (3, T, dim): 0 = char CNN, 1-2 = biLSTMs", "每句 (3, T, dim)：0 为字符 CNN，1-2 为双向 LSTM"),
         separation=comment("mean same-sense cosine minus mean cross-sense cosine", "同义平均余弦减去异义平均余弦"),
-        softmax=comment("ELMo_k = gamma * sum_j softmax(s)_j * h_kj", "ELMo_k = γ · Σ_j softmax(s)_j · h_kj"),
+        raw=comment("raw scores w (the page's sliders, the API's s0-s2)", "原始分数 w（页面的滑块，API 的 s0-s2）"),
+        softmax=comment("s = softmax(w); ELMo_k = gamma * sum_j s_j * h_kj", "s = softmax(w)；ELMo_k = γ · Σ_j s_j · h_kj"),
     ).splitlines()
     return Snippet(join(lines), offline([request.model]))
 

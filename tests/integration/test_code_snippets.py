@@ -417,7 +417,7 @@ def _elmo_vectors(view, request, out, hub):
 
     for j, expected in enumerate(run.layer_separation):
         same(lines[f"layer {j} separation"], expected)
-    close(floats(lines["softmax(s)"]), run.weights)
+    close(floats(lines["weights"]), run.weights)
     same(lines["mix separation"], run.mix_separation)
 
 

@@ -1,4 +1,4 @@
-"""ELMo tab: results -> figures, tables and readings in the user's language (no model logic, no gradio events).
+"""ELMo tab: results -> figures, tables and readings in the user's language (no model logic, no events).
 
 Every reading is computed from the numbers of the result. Words from a user or a vocabulary are escaped in
 Markdown; table cells are plain text in Gradio's Dataframe (shown literally), so they are left as they are.
@@ -9,9 +9,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import gradio as gr
+
 from playground.elmo.views import ElmoBilmResult, ElmoMixResult, ElmoOovResult
 from playground.figures import elmo as fig
-from playground.ui.common.widgets import escape, escape_md
+from playground.registry import get_spec
+from playground.ui.common.widgets import escape, escape_md, label_in, provenance
 from playground.ui.common.i18n import t
 
 WEAK = 0.05  # below this separation the senses' points overlap visibly
@@ -163,3 +166,49 @@ def oov_reading(r: ElmoOovResult, lang: str, model_label: str) -> str:
     verdict = t("elmo.oov.spelling" if 2 * shared > total else "elmo.oov.not_spelling", lang)
     text = t("elmo.oov.reading", lang, n=len(r.words), k=k, g=g, shared=shared, total=total, verdict=verdict)
     return text + "\n\n" + t("elmo.oov.centred", lang)
+
+
+# ---- each view's outputs, by name (playground.ui.elmo.tab) ------------------------------------------------------------
+
+
+def model_label(key: str | None, lang: str) -> str:
+    try:
+        return label_in(get_spec(key).label, lang)
+    except (ValueError, TypeError):
+        return str(key)
+
+
+def mix_outputs(r: ElmoMixResult, previous: ElmoMixResult | None, lang: str) -> dict[str, Any]:
+    return {
+        "weights": mix_weights_md(r, lang),
+        "mix_reading": mix_reading(r, previous, lang),
+        "mix_plot": mix_figure(r, lang),
+        "mix_prov": provenance(r.model_id, "cpu", lang),
+    }
+
+
+def bilm_outputs(r: ElmoBilmResult, model: str, lang: str) -> dict[str, Any]:
+    return {
+        "bilm_reading": bilm_reading(r, lang, model_label(model, lang)),
+        "bilm_table": gr.update(value=bilm_rows(r, lang), headers=bilm_headers(lang), visible=r.has_softmax),
+        "bilm_plot": gr.update(value=bilm_figure(r, lang), visible=r.has_softmax),
+        "bilm_prov": provenance(r.model_id, "cpu", lang),
+    }
+
+
+def oov_outputs(r: ElmoOovResult, model: str, lang: str) -> dict[str, Any]:
+    return {
+        "oov_reading": oov_reading(r, lang, model_label(model, lang)),
+        "oov_table": gr.update(value=oov_rows(r, lang), headers=oov_headers(lang)),
+        "oov_prov": provenance(r.model_id, "cpu", lang),
+    }
+
+
+def component(name: str) -> Any:
+    """A result component by its name's ending (elem_id: elmo-<name>, what the browser tests find)."""
+    elem_id = "elmo-" + name.replace("_", "-")
+    if name.endswith("_plot"):
+        return gr.Plot(show_label=False, elem_id=elem_id)
+    if name.endswith("_table"):
+        return gr.Dataframe(interactive=False, wrap=True, elem_id=elem_id)
+    return gr.Markdown(elem_id=elem_id)

@@ -1,345 +1,147 @@
 """ELMo tab: the layer mix on fixed axes, the biLM's two one-sided directions, out-of-vocabulary words.
 
-Widgets and events only: events and the /elmo_* endpoints call playground.elmo.views; elmo_render draws.
-Slider moves recompute only the mix and its projection (the per-layer vectors are cached in the backend).
+One field table (Form); each view is one row of VIEWS (its handler, its place: hint, areas, Code panel) and a click is
+one request; the /elmo_* endpoints are in api.py, the drawing in render.py. A slider's move recomputes only the mix
+and its projection (the per-layer vectors are cached in the backend).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import gradio as gr
 
 from playground.elmo.views import DEFAULT_SENTENCES, DEFAULT_WORD
-from playground.elmo.views import (
-    ElmoBilmRequest,
-    ElmoMixRequest,
-    ElmoMixResult,
-    ElmoOovRequest,
-    run_elmo_bilm,
-    run_elmo_mix,
-    run_elmo_oov,
-)
-from playground.registry import get_spec
-from playground.serialize import jsonable
-from playground.ui.elmo import render
-from playground.ui.common.widgets import (
-    download_row,
-    export_json,
-    friendly_errors,
-    label_in,
-    model_choices,
-    provenance,
-    result_hint,
-    reveal_after,
-    unavailable_panel,
-)
-from playground.ui.common.widgets import for_request
-from playground.ui.common.i18n import choices, t
 from playground.ui.common.code_panel import CodePanel
-from playground.ui.common.links import LinkRun, Step, reveal
-from playground.ui.common.share import share_link_row
+from playground.ui.common.form import Form, Place, Values
+from playground.ui.common.i18n import choices, t
+from playground.ui.common.widgets import download_row, export_json, model_choices, result_hint, unavailable_panel
+from playground.ui.elmo import api, render
+from playground.ui.elmo.api import CODE, DEFAULT_BILM, KINDS, DEFAULT_MODEL, DEFAULT_OOV, PRESET_KEYS, PRESETS, SLIDERS
+from playground.ui.elmo.api import preset_of  # noqa: F401 (the tab's name for it: tests, lessons)
 
-KINDS = ("elmo",)
-DEFAULT_MODEL = "elmo-small"
-DEFAULT_BILM = "the river overflowed its bank after the heavy rain"
-DEFAULT_OOV = "playgroundy transformr bank"
-# Raw scores s_j (softmaxed by the mix): "syntax-heavy" leans on layer 1, "semantics-heavy" on layer 2 (Peters et al.)
-PRESETS = {"equal": (0.0, 0.0, 0.0), "syntax": (0.0, 2.0, 0.0), "semantics": (0.0, 0.0, 2.0), "layer0": (3.0, -3.0, -3.0)}
-PRESET_KEYS = [(f"elmo.mix.preset.{k}", k) for k in PRESETS] + [("elmo.mix.preset.custom", "custom")]
-
-
-def preset_of(s0: float, s1: float, s2: float) -> str:
-    """The preset these slider values are, or "custom": the radio never says "equal" beside a link's w₂ = 2."""
-    values = tuple(round(float(x), 3) for x in (s0, s1, s2))
-    return next((key for key, preset in PRESETS.items() if values == preset), "custom")
+# view -> its result drawn in the page's language (`f`: the event's values, for the mix shown before and the model)
+DRAW = {
+    "mix": lambda r, f: render.mix_outputs(r, f.extra["previous"], f.lang),
+    "bilm": lambda r, f: render.bilm_outputs(r, f["model"], f.lang),
+    "oov": lambda r, f: render.oov_outputs(r, f["model"], f.lang),
+}
 
 
-# ELMo runs on the CPU (models.py keeps its small LSTMs there): no GPU call, on a ZeroGPU Space too.
-_mix, _bilm, _oov = run_elmo_mix, run_elmo_bilm, run_elmo_oov
+def show_mix(f: Values, progress=None) -> dict[str, Any]:
+    """The mix of the sliders; the reading compares it with the mix shown before."""
+    result = api.mix(f["model"], f["word"], f["sentences"], *(f[s] for s in SLIDERS), f["gamma"], f.lang, progress)
+    return render.mix_outputs(result, f.extra["mix"], f.lang) | {"mix": result, "previous": f.extra["mix"]}
 
 
-def mix(model, word, sentences, s0, s1, s2, gamma, lang, progress=None) -> ElmoMixResult:
-    with friendly_errors(lang):
-        return _mix(ElmoMixRequest(model, word, sentences, [s0, s1, s2], gamma), for_request(lang, progress))
+def use_preset(f: Values, progress=None) -> dict[str, Any]:
+    """A preset chosen: its raw scores into the sliders and the mix drawn with them, in the same request."""
+    values = PRESETS.get(f["preset"])
+    if values is None:  # "custom" names what the sliders already are: their mix
+        return show_mix(f, progress)
+    moved = replace(f, fields={**f.fields, **dict(zip(SLIDERS, values))})
+    return show_mix(moved, progress) | {s: gr.update(value=v) for s, v in zip(SLIDERS, values)}
 
 
-def bilm(model, sentence, top_k, lang, progress=None):
-    with friendly_errors(lang):
-        return _bilm(ElmoBilmRequest(model, sentence, top_k), for_request(lang, progress))
+def name_preset(f: Values, progress=None) -> dict[str, Any]:
+    return {"preset": preset_of(*(f[s] for s in SLIDERS))}  # a moved slider (or a link's values) renames the radio
 
 
-def oov(model, words, lang, progress=None):
-    with friendly_errors(lang):
-        return _oov(ElmoOovRequest(model, words), for_request(lang, progress))
+def show_bilm(f: Values, progress=None) -> dict[str, Any]:
+    result = api.bilm(f["model"], f["bilm_sentence"], f["top_k"], f.lang, progress)
+    return render.bilm_outputs(result, f["model"], f.lang) | {"bilm": result}
 
 
-def elmo_vectors_api(
-    word: str,
-    sentences: str,
-    model: str = DEFAULT_MODEL,
-    s0: float = 0.0,
-    s1: float = 0.0,
-    s2: float = 0.0,
-    gamma: float = 1.0,
-    lang: str = "en",
-) -> dict[str, Any]:
-    """`word` in each sentence (one per line, `sense | sentence`): its vector in layers 0-2 and their mix
-    gamma * sum_j softmax(s)_j * layer_j, with the 2-D projection and sense separations.
-
-    Args:
-        word: one word (no spaces) that occurs in every sentence.
-        sentences: 2 or more lines, one sentence each, optionally "sense | sentence".
-        model: an ELMo registry key ("elmo-small", "elmo-allennlp-small", "elmo-allennlp-original").
-        s0: the mixing weight of layer 0 (the character CNN), a number from -100 to 100 (softmax-normalised with
-            s1, s2; the page's sliders go from -4 to 4).
-        s1: the mixing weight of layer 1 (the first biLSTM), a number from -100 to 100.
-        s2: the mixing weight of layer 2 (the second biLSTM), a number from -100 to 100.
-        gamma: the scale of the mix, a number above 0 and at most 10 (the page's slider: 0.1 to 2).
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    return jsonable(mix(model, word, sentences, s0, s1, s2, gamma, lang))
+def show_oov(f: Values, progress=None) -> dict[str, Any]:
+    result = api.oov(f["model"], f["oov_words"], f.lang, progress)
+    return render.oov_outputs(result, f["model"], f.lang) | {"oov": result}
 
 
-def elmo_bilm_api(sentence: str, model: str = DEFAULT_MODEL, top_k: int = 5, lang: str = "en") -> dict[str, Any]:
-    """For each word of `sentence`: the forward LM's top guesses from the left context only, the backward LM's
-    from the right context only, and each direction's probability of the actual word.
-
-    Args:
-        sentence: the sentence (English words).
-        model: an ELMo registry key ("elmo-small", "elmo-allennlp-small", "elmo-allennlp-original").
-        top_k: guesses per word and direction, a whole number from 1 to 20.
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    return jsonable(bilm(model, sentence, top_k, lang))
+def redraw(f: Values, progress=None) -> dict[str, Any]:
+    """A language switch redraws each kept result; nothing is recomputed."""
+    return {k: v for view, draw in DRAW.items() if f.extra[view] is not None for k, v in draw(f.extra[view], f).items()}
 
 
-def elmo_oov_api(words: str, model: str = DEFAULT_MODEL, lang: str = "en") -> dict[str, Any]:
-    """Made-up or misspelled words: ELMo's layer-0 vector and its nearest vocabulary words, and whether GloVe has one.
-
-    Args:
-        words: one or more words separated by spaces or commas (the first few are used).
-        model: an ELMo registry key ("elmo-small", "elmo-allennlp-small", "elmo-allennlp-original").
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    return jsonable(oov(model, words, lang))
+def exports(f: Values, progress=None) -> list[str]:
+    return [export_json(f"elmo_{view}.json", f.extra[view]) for view in ("mix", "bilm", "oov") if f.extra[view] is not None]
 
 
-def _label(key: str | None, lang: str) -> str:
-    try:
-        return label_in(get_spec(key).label, lang)
-    except (ValueError, TypeError):
-        return str(key)
+def mix_inputs(form: Form) -> None:
+    with gr.Row():
+        with gr.Column(scale=2):
+            form.field("word", gr.Textbox(DEFAULT_WORD, label=t("elmo.mix.word"), max_lines=1), label="elmo.mix.word")
+            box = gr.Textbox(DEFAULT_SENTENCES, lines=8, max_lines=24, label=t("elmo.mix.sentences"))
+            form.field("sentences", box, label="elmo.mix.sentences")
+        with gr.Column(scale=1):
+            radio = gr.Radio(choices(PRESET_KEYS, "en"), value="equal", label=t("elmo.mix.preset"), elem_id="elmo-preset")
+            form.output("preset", form.field("preset", radio, link=False, code=False, label="elmo.mix.preset",
+                                             choices=lambda lang: choices(PRESET_KEYS, lang)))  # fmt: skip
+            for k, name in enumerate(SLIDERS):
+                slider = gr.Slider(-4, 4, value=0.0, step=0.1, label=t(f"elmo.mix.s{k}"), elem_id=f"elmo-s{k}")
+                form.output(name, form.field(name, slider, label=f"elmo.mix.s{k}"))
+            slider = gr.Slider(0.1, 2.0, value=1.0, step=0.05, label=t("elmo.mix.gamma"), elem_id="elmo-gamma")
+            form.field("gamma", slider, label="elmo.mix.gamma")
 
 
-def show_mix(result, previous, lang) -> list[Any]:
-    if result is None:
-        return [gr.update()] * 4
-    return [
-        render.mix_weights_md(result, lang),
-        render.mix_reading(result, previous, lang),
-        render.mix_figure(result, lang),
-        provenance(result.model_id, "cpu", lang),
-    ]
+def bilm_inputs(form: Form) -> None:
+    with gr.Row():
+        box = gr.Textbox(DEFAULT_BILM, label=t("elmo.bilm.sentence"), max_lines=2, scale=4)
+        form.field("bilm_sentence", box, label="elmo.bilm.sentence")
+        slider = gr.Slider(1, 10, value=3, step=1, label=t("elmo.bilm.top_k"), scale=1)
+        form.field("top_k", slider, link=False, label="elmo.bilm.top_k")
 
 
-def show_bilm(result, model, lang) -> list[Any]:
-    if result is None:
-        return [gr.update()] * 4
-    return [
-        render.bilm_reading(result, lang, _label(model, lang)),
-        gr.update(value=render.bilm_rows(result, lang), headers=render.bilm_headers(lang), visible=result.has_softmax),
-        gr.update(value=render.bilm_figure(result, lang), visible=result.has_softmax),
-        provenance(result.model_id, "cpu", lang),
-    ]
+def oov_inputs(form: Form) -> None:
+    form.field("oov_words", gr.Textbox(DEFAULT_OOV, label=t("elmo.oov.words"), max_lines=1), label="elmo.oov.words")
 
 
-def show_oov(result, model, lang) -> list[Any]:
-    if result is None:
-        return [gr.update()] * 3
-    return [
-        render.oov_reading(result, lang, _label(model, lang)),
-        gr.update(value=render.oov_rows(result, lang), headers=render.oov_headers(lang)),
-        provenance(result.model_id, "cpu", lang),
-    ]
-
-
-def exports(mix_result, bilm_result, oov_result, lang) -> list[str]:
-    files = []
-    for name, r in (("elmo_mix.json", mix_result), ("elmo_bilm.json", bilm_result), ("elmo_oov.json", oov_result)):
-        if r is not None:
-            files.append(export_json(name, r))
-    return files
+# view -> (its inputs, its handler, its result components by name); the model menu above the views serves all three
+VIEWS = {
+    "mix": (mix_inputs, show_mix, ("weights", "mix_reading", "mix_plot", "mix_prov")),
+    "bilm": (bilm_inputs, show_bilm, ("bilm_reading", "bilm_table", "bilm_plot", "bilm_prov")),
+    "oov": (oov_inputs, show_oov, ("oov_reading", "oov_table", "oov_prov")),
+}
 
 
 def build_tab(ui) -> Any:
-    loc = ui.loc
+    loc, form = ui.loc, Form(ui, "elmo")
     loc.add(gr.Markdown(t("elmo.intro")), value="elmo.intro")
     available = [k for _, k in model_choices(KINDS, "en")]
-    model = loc.add(
-        gr.Dropdown(
-            model_choices(KINDS, "en"),
-            value=DEFAULT_MODEL if DEFAULT_MODEL in available else (available[0] if available else None),
-            label=t("elmo.model"),
-            elem_id="elmo-model",
-        ),
-        label="elmo.model",
-        choices=lambda lang: model_choices(KINDS, lang),
-    )
+    default = DEFAULT_MODEL if DEFAULT_MODEL in available else (available[0] if available else None)
+    menu = gr.Dropdown(model_choices(KINDS, "en"), value=default, label=t("elmo.model"), elem_id="elmo-model")
+    form.field("model", menu, label="elmo.model", choices=lambda lang: model_choices(KINDS, lang))
     unavailable_panel(KINDS, loc)
-    mix_state, prev_state, bilm_state, oov_state = gr.State(None), gr.State(None), gr.State(None), gr.State(None)
-
+    for name in ("mix", "previous", "bilm", "oov"):
+        form.state(name)  # each view's last result (and the mix before it): redrawn on a language switch, exported
+    places, buttons = {}, {}
     with gr.Tabs():
-        with loc.add(gr.Tab(t("elmo.view.mix"), id="elmo-mix", elem_id="elmo-view-mix"), label="elmo.view.mix"):
-            loc.add(gr.Markdown(t("elmo.mix.hint")), value="elmo.mix.hint")
-            with gr.Row():
-                with gr.Column(scale=2):
-                    word = loc.add(gr.Textbox(DEFAULT_WORD, label=t("elmo.mix.word"), max_lines=1), label="elmo.mix.word")
-                    sentences = loc.add(
-                        gr.Textbox(DEFAULT_SENTENCES, lines=8, max_lines=24, label=t("elmo.mix.sentences")),
-                        label="elmo.mix.sentences",
-                    )
-                with gr.Column(scale=1):
-                    preset = loc.add(
-                        gr.Radio(choices(PRESET_KEYS, "en"), value="equal", label=t("elmo.mix.preset"), elem_id="elmo-preset"),
-                        label="elmo.mix.preset",
-                        choices=lambda lang: choices(PRESET_KEYS, lang),
-                    )
-                    sliders = [
-                        loc.add(
-                            gr.Slider(-4, 4, value=0.0, step=0.1, label=t(f"elmo.mix.s{k}"), elem_id=f"elmo-s{k}"),
-                            label=f"elmo.mix.s{k}",
-                        )
-                        for k in range(3)
-                    ]
-                    gamma = loc.add(
-                        gr.Slider(0.1, 2.0, value=1.0, step=0.05, label=t("elmo.mix.gamma"), elem_id="elmo-gamma"),
-                        label="elmo.mix.gamma",
-                    )
-            mix_run = loc.add(gr.Button(t("elmo.mix.run"), variant="primary", elem_id="elmo-mix-run"), value="elmo.mix.run")
-            mix_hint = result_hint(loc, "elmo.mix.press")
-            with gr.Column(visible=False) as mix_area:  # no empty plot before a first run
-                weights_md = gr.Markdown(elem_id="elmo-weights")
-                mix_reading = gr.Markdown(elem_id="elmo-mix-reading")
-                mix_plot = gr.Plot(show_label=False, elem_id="elmo-mix-plot")
-                mix_prov = gr.Markdown()
-            mix_code = CodePanel(ui)  # each view's script, below its result
-
-        with loc.add(gr.Tab(t("elmo.view.bilm"), id="elmo-bilm", elem_id="elmo-view-bilm"), label="elmo.view.bilm"):
-            loc.add(gr.Markdown(t("elmo.bilm.hint")), value="elmo.bilm.hint")
-            with gr.Row():
-                sentence = loc.add(
-                    gr.Textbox(DEFAULT_BILM, label=t("elmo.bilm.sentence"), max_lines=2, scale=4), label="elmo.bilm.sentence"
-                )
-                top_k = loc.add(gr.Slider(1, 10, value=3, step=1, label=t("elmo.bilm.top_k"), scale=1), label="elmo.bilm.top_k")
-            bilm_run = loc.add(gr.Button(t("elmo.bilm.run"), variant="primary", elem_id="elmo-bilm-run"), value="elmo.bilm.run")
-            bilm_hint = result_hint(loc, "elmo.bilm.press")
-            with gr.Column(visible=False) as bilm_area:  # no header-only table or empty plot before a first run
-                bilm_reading = gr.Markdown(elem_id="elmo-bilm-reading")
-                bilm_table = gr.Dataframe(
-                    headers=render.bilm_headers("en"), interactive=False, elem_id="elmo-bilm-table", wrap=True
-                )
-                bilm_plot = gr.Plot(show_label=False, elem_id="elmo-bilm-plot")
-                bilm_prov = gr.Markdown()
-            bilm_code = CodePanel(ui)
-
-        with loc.add(gr.Tab(t("elmo.view.oov"), id="elmo-oov", elem_id="elmo-view-oov"), label="elmo.view.oov"):
-            loc.add(gr.Markdown(t("elmo.oov.hint")), value="elmo.oov.hint")
-            words = loc.add(gr.Textbox(DEFAULT_OOV, label=t("elmo.oov.words"), max_lines=1), label="elmo.oov.words")
-            oov_run = loc.add(gr.Button(t("elmo.oov.run"), variant="primary", elem_id="elmo-oov-run"), value="elmo.oov.run")
-            oov_hint = result_hint(loc, "elmo.oov.press")
-            with gr.Column(visible=False) as oov_area:  # no header-only table before a first run
-                oov_reading = gr.Markdown(elem_id="elmo-oov-reading")
-                oov_table = gr.Dataframe(headers=render.oov_headers("en"), interactive=False, elem_id="elmo-oov-table", wrap=True)
-                oov_prov = gr.Markdown()
-            oov_code = CodePanel(ui)
-
+        for view, (inputs, _, names) in VIEWS.items():
+            tab = gr.Tab(t(f"elmo.view.{view}"), id=f"elmo-{view}", elem_id=f"elmo-view-{view}")
+            with loc.add(tab, label=f"elmo.view.{view}"):
+                loc.add(gr.Markdown(t(f"elmo.{view}.hint")), value=f"elmo.{view}.hint")
+                inputs(form)
+                button = gr.Button(t(f"elmo.{view}.run"), variant="primary", elem_id=f"elmo-{view}-run")
+                buttons[view] = loc.add(button, value=f"elmo.{view}.run")
+                hint = result_hint(loc, f"elmo.{view}.press")
+                with gr.Column(visible=False) as area:  # no empty plot or header-only table before a first run
+                    for name in names:
+                        form.output(name, render.component(name))
+                places[view] = (hint, area, CodePanel(ui))  # each view's script, below its result
     with gr.Column(visible=False) as files_area:  # no empty downloads box before any view has a result
-        download_row(loc, exports, [mix_state, bilm_state, oov_state, ui.lang], label_key="elmo.exports")
-
-    mix_inputs = [model, word, sentences, *sliders, gamma, ui.lang]
-    mix_outputs = [weights_md, mix_reading, mix_plot, mix_prov]
-
-    def mix_event(model, word, sentences, s0, s1, s2, g, lang, current, progress=gr.Progress()):
-        return current, mix(model, word, sentences, s0, s1, s2, g, lang, progress)
-
-    def redraw_mix(result, previous, lang):
-        return show_mix(result, previous, lang)
-
-    def run_mix(trigger):
-        shown = trigger(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private").success(
-            redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private"
-        )
-        reveal_after([shown], mix_hint, [mix_area, files_area])
-        return shown
-
-    mix_runs = [run_mix(mix_run.click)]
-    for s in (*sliders, gamma):
-        mix_runs.append(run_mix(s.release))  # cached layers: only the mix and its projection are recomputed
-
-    def use_preset(key):
-        return [gr.update() if key not in PRESETS else gr.update(value=v) for v in PRESETS.get(key, PRESETS["equal"])]
-
-    for s in sliders:  # a moved slider (or a link's values) makes the radio name what the sliders now are
-        s.change(preset_of, sliders, preset, api_visibility="private", queue=False)
-    preset_shown = (
-        preset.input(use_preset, preset, sliders, api_visibility="private", queue=False)
-        .then(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state], api_visibility="private")
-        .success(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, api_visibility="private")
-    )
-    reveal_after([preset_shown], mix_hint, [mix_area, files_area])
-    names = ("model", "word", "sentences", "s0", "s1", "s2", "gamma")
-    mix_code.after([*mix_runs, preset_shown], mix_inputs[:-1], lambda *v: ("elmo_vectors", dict(zip(names, v))))
-
-    bilm_outputs = [bilm_reading, bilm_table, bilm_plot, bilm_prov]
-
-    def bilm_event(model, sentence, k, lang, progress=gr.Progress()):
-        return bilm(model, sentence, k, lang, progress)
-
-    bilm_shown = bilm_run.click(bilm_event, [model, sentence, top_k, ui.lang], bilm_state, api_visibility="private").success(
-        show_bilm, [bilm_state, model, ui.lang], bilm_outputs, api_visibility="private"
-    )
-    reveal_after([bilm_shown], bilm_hint, [bilm_area, files_area])
-    bilm_code.after(
-        [bilm_shown], [model, sentence, top_k], lambda m, x, k: ("elmo_bilm", {"model": m, "sentence": x, "top_k": k})
-    )
-
-    oov_outputs = [oov_reading, oov_table, oov_prov]
-
-    def oov_event(model, w, lang, progress=gr.Progress()):
-        return oov(model, w, lang, progress)
-
-    oov_shown = oov_run.click(oov_event, [model, words, ui.lang], oov_state, api_visibility="private").success(
-        show_oov, [oov_state, model, ui.lang], oov_outputs, api_visibility="private"
-    )
-    reveal_after([oov_shown], oov_hint, [oov_area, files_area])
-    oov_code.after([oov_shown], [model, words], lambda m, w: ("elmo_oov", {"model": m, "words": w}))
-
-    # A language switch redraws the kept results; nothing is recomputed.
-    ui.on_lang(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs)
-    ui.on_lang(show_bilm, [bilm_state, model, ui.lang], bilm_outputs)
-    ui.on_lang(show_oov, [oov_state, model, ui.lang], oov_outputs)
-
-    gr.api(elmo_vectors_api, api_name="elmo_vectors")
-    gr.api(elmo_bilm_api, api_name="elmo_bilm")
-    gr.api(elmo_oov_api, api_name="elmo_oov")
-
-    params = {
-        "model": model,
-        "word": word,
-        "sentences": sentences,
-        "s0": sliders[0],
-        "s1": sliders[1],
-        "s2": sliders[2],
-        "gamma": gamma,
-        "bilm_sentence": sentence,
-        "oov_words": words,
-    }
-    shared = share_link_row("elmo", params, ui)
-    # A link shows the mix it describes, in its own event.
-    steps = (
-        Step(mix_event, [*mix_inputs, mix_state], [prev_state, mix_state]),
-        Step(redraw_mix, [mix_state, prev_state, ui.lang], mix_outputs, joins=True),
-        mix_code.link_step,
-    )
-    return shared.running(LinkRun(steps, reveal(mix_hint, [mix_area, files_area]), (mix_hint,)))
+        download_row(loc, form.files(exports), form.inputs, label_key="elmo.exports")
+    hint, area, panel = places["mix"]
+    form.result(hint, area, files_area)
+    form.code_panel(panel, CODE["mix"])  # the mix is the tab's first view: a link runs it
+    sliders = [form.fields[name].component for name in (*SLIDERS, "gamma")]
+    form.action(show_mix, [buttons["mix"].click, *(s.release for s in sliders)])  # cached layers: only the mix is redone
+    form.action(use_preset, [form.fields["preset"].component.input])
+    form.on(name_preset, [form.fields[name].component.change for name in SLIDERS], queue=False)
+    for view in ("bilm", "oov"):
+        hint, area, panel = places[view]
+        form.action(VIEWS[view][1], [buttons[view].click], place=form.place(hint, area, files_area, panel=panel,
+                                                                             code=CODE[view]))  # fmt: skip
+    form.redraw_on_lang(redraw, place=Place())  # every kept view in the new language, nothing revealed
+    for name, endpoint in api.ENDPOINTS.items():
+        gr.api(endpoint, api_name=name)
+    return form.share()  # a link restores every view's inputs and shows the mix it describes

@@ -57,7 +57,9 @@ def warnings(v: ModelView, lang: str) -> list[str]:
 
 
 def _separates(p: dict, name: str, lang: str) -> str:
-    line = t("polysemy.read_from", lang, model=name, layer=p["layer"], last=p["last"], sep=_num2(p["separation"]))
+    # reached only at the last layer: "from layer 6 up to the last layer (6)" read as a range of one
+    key = "polysemy.read_last_only" if p["layer"] == p["last"] else "polysemy.read_from"
+    line = t(key, lang, model=name, layer=p["layer"], last=p["last"], sep=_num2(p["separation"]))
     dip = p.get("dip")
     if dip:  # it reached the threshold before, then fell below it again
         line += t(

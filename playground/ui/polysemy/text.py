@@ -137,6 +137,10 @@ STRINGS = {
         "separation at the last layer {sep}.",
         "{model}：从第 {layer} 层到最后一层（第 {last} 层），最近邻词义准确率都不低于 90%；最后一层的分离度为 {sep}。",
     ),
+    "polysemy.read_last_only": (
+        "{model}: nearest-neighbour sense accuracy reaches 90% only at the last layer ({last}); separation there {sep}.",
+        "{model}：最近邻词义准确率只在最后一层（第 {last} 层）达到 90%；该层的分离度为 {sep}。",
+    ),
     "polysemy.read_dip": (
         " It had already reached {first_acc} at layer {first}, then fell to {low} at layer {dip}.",
         "它在第 {first} 层已达到 {first_acc}，随后在第 {dip} 层降到 {low}。",

@@ -127,7 +127,8 @@ def test_the_api_refuses_in_the_users_language():
 def test_elmo_and_inside_scripts_say_what_they_stand_for():
     elmo = code_for("elmo_vectors", {"word": "bank", "sentences": "a | the bank\nb | a bank"}).code
     assert 'load("elmo-small")' in elmo and "AllenNLP" in elmo and "allennlp" in elmo  # the equivalent, named
-    assert "softmax(s)" in elmo and "gamma" in elmo
+    # the page's names: the sliders are the raw scores w, the weights s = softmax(w) (never "softmax(s)")
+    assert "s = softmax(w)" in elmo and "softmax(s)" not in elmo and "gamma" in elmo
     params = code_for("inside_params", {"base": "bert-base", "embedding_size": 96, "share_layers": "all"})
     assert params.runs_offline and 'torch.device("meta")' in params.code and "'embedding_size': 96" in params.code
     heads = code_for("inside_heads", {}).code

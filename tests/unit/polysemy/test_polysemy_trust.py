@@ -307,3 +307,16 @@ def test_figure_text_is_translated():
     for english in ("layer 1", "input embeddings", "(bundled)"):
         assert english not in text
     assert "**" not in render.reading(result, "zh")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_accuracy_reached_only_at_the_last_layer_is_not_worded_as_a_range(lang):
+    """Issue 37 (low): "at least 90 % from layer 6 up to the last layer (6)" read as a range of one layer."""
+    from playground.ui.polysemy import render as polysemy_render
+
+    separates = polysemy_render.PANEL_LINES["separates"]
+    only = separates({"layer": 6, "last": 6, "separation": 0.41, "dip": None}, "MiniLM", lang)
+    assert ("only at the last layer (6)" if lang == "en" else "只在最后一层（第 6 层）") in only
+    assert "up to the last layer" not in only and "到最后一层" not in only
+    span = separates({"layer": 3, "last": 6, "separation": 0.41, "dip": None}, "MiniLM", lang)
+    assert ("from layer 3 up to the last layer (6)" if lang == "en" else "从第 3 层到最后一层（第 6 层）") in span
