@@ -108,22 +108,39 @@ def _blues(x: np.ndarray) -> np.ndarray:
     return (stops[low] * (1 - frac) + stops[low + 1] * frac).astype(np.uint8)
 
 
+# The overview's margins: layer numbers down the left, head numbers along the top (a grid of bare thumbnails left
+# a student counting rows and columns to find "layer 3, head 1").
+OVERVIEW_LEFT, OVERVIEW_TOP = 22, 14
+
+
 def overview_image(attentions: np.ndarray, thumb: int = 32, gap: int = 4) -> np.ndarray:
-    """Layers (rows) x heads (columns) thumbnails as one RGB image; each map scaled to its own maximum."""
+    """Layers (rows) x heads (columns) thumbnails as one RGB image, each map scaled to its own maximum; each row is
+    numbered by its layer at the left, each column by its head at the top (digits: the same in both languages)."""
+    from PIL import Image, ImageDraw  # Pillow comes with Gradio; only this image draws text
+
     layers, heads, length, _ = attentions.shape
-    image = np.full((layers * (thumb + gap) - gap, heads * (thumb + gap) - gap, 3), 255, dtype=np.uint8)
+    step = thumb + gap
+    image = np.full((OVERVIEW_TOP + layers * step - gap, OVERVIEW_LEFT + heads * step - gap, 3), 255, dtype=np.uint8)
     pooled = pool(attentions, thumb)
     pooled = pooled / np.maximum(pooled.max(axis=(-2, -1), keepdims=True), 1e-9)
     idx = np.arange(thumb) * pooled.shape[-1] // thumb  # nearest-neighbour up to thumb x thumb
     for layer in range(layers):
         for head in range(heads):
-            y, x = layer * (thumb + gap), head * (thumb + gap)
+            y, x = OVERVIEW_TOP + layer * step, OVERVIEW_LEFT + head * step
             image[y : y + thumb, x : x + thumb] = _blues(pooled[layer, head][np.ix_(idx, idx)])
-    return image
+    canvas = Image.fromarray(image)
+    draw = ImageDraw.Draw(canvas)
+    for layer in range(layers):
+        draw.text((OVERVIEW_LEFT - 3, OVERVIEW_TOP + layer * step + thumb // 2), str(layer), fill=(60, 60, 60), anchor="rm")
+    for head in range(heads):
+        draw.text((OVERVIEW_LEFT + head * step + thumb // 2, OVERVIEW_TOP - 2), str(head), fill=(60, 60, 60), anchor="mb")
+    return np.asarray(canvas)
 
 
 def overview_cell(x: int, y: int, layers: int, heads: int, thumb: int = 32, gap: int = 4) -> tuple[int, int] | None:
-    """(layer, head) of the thumbnail at pixel (x, y) (a gap counts for the thumbnail before it), None outside."""
+    """(layer, head) of the thumbnail at pixel (x, y) (a gap counts for the thumbnail before it), None outside
+    (the number margins included)."""
+    x, y = x - OVERVIEW_LEFT, y - OVERVIEW_TOP
     layer, head = y // (thumb + gap), x // (thumb + gap)
     return (layer, head) if 0 <= layer < layers and 0 <= head < heads and x >= 0 and y >= 0 else None
 

@@ -4,6 +4,7 @@ from urllib.parse import quote
 
 import numpy as np
 
+from playground.figures import attention as figs
 from tests.e2e.helpers import checkpoint, recording_page
 from tests.e2e.plot_layout import PLOTS_SAY_JS
 
@@ -70,8 +71,9 @@ def test_a_run_shows_progress_follows_the_language_switch_and_a_thumbnail_opens(
     overview.wait_for(timeout=60_000)
     checkpoint(page, "attention-overview")
     box = overview.bounding_box()
-    scale = box["width"] / (12 * 36 - 4)  # MiniLM: 12 heads of 32-pixel thumbnails with 4-pixel gaps
-    overview.click(position={"x": (2 * 36 + 16) * scale, "y": (1 * 36 + 16) * scale})  # layer 1, head 2
+    left, top = figs.OVERVIEW_LEFT, figs.OVERVIEW_TOP  # the layer and head numbers' margins
+    scale = box["width"] / (left + 12 * 36 - 4)  # MiniLM: 12 heads of 32-pixel thumbnails with 4-pixel gaps
+    overview.click(position={"x": (left + 2 * 36 + 16) * scale, "y": (top + 1 * 36 + 16) * scale})  # layer 1, head 2
     page.locator("#attention-plot .js-plotly-plot").wait_for(timeout=60_000)
     page.wait_for_function("document.querySelector(\"#attention-view input[value='head']\").checked", timeout=30_000)
     assert "Layer 1, head 2" in page.locator("#attention-plot").inner_text(timeout=30_000)

@@ -229,7 +229,8 @@ class Form:
 
     def link_run(self) -> LinkRun:
         """A link runs the first action's handler with the link's values: one event, one run."""
-        return LinkRun((Step(self.respond(self.handlers[0]), self.inputs, self.all_outputs()),), progress_on=(self.hint,))
+        hints = (self.hint,) if self.hint is not None else ()  # a tab whose views hold their own hints (Inside) has none
+        return LinkRun((Step(self.respond(self.handlers[0]), self.inputs, self.all_outputs()),), progress_on=hints)
 
     def share(self) -> Shared:
         """The share-link row of the fields that go into a link, running the first action when a link opens."""

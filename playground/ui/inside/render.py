@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import gradio as gr
+
 from playground.figures.inside import embeddings_figure, head_figure, layout_figure, params_figure, probes_figure
 from playground.inside.embeddings_input import EmbeddingsRun
 from playground.inside.heads import HeadsRun, TaskHead
@@ -292,3 +294,69 @@ def heads_view(run: HeadsRun, lang: str) -> tuple[Any, str, list[str], list[list
 
 def as_json(run: Any) -> dict:
     return jsonable(run)
+
+
+# --- each view's outputs, by name (playground.ui.inside.tab builds the components in this order) ---
+
+
+def _shown(value: Any) -> Any:
+    return gr.update(value=value, visible=value is not None)
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> Any:
+    return gr.update(value=rows, headers=headers, visible=True)
+
+
+def _embeddings(run: Any, lang: str) -> dict[str, Any]:
+    fig, md = embeddings_view(run, lang)
+    return {"embeddings_plot": _shown(fig), "embeddings_info": md}
+
+
+def _params(run: Any, lang: str) -> dict[str, Any]:
+    fig, md, headers, rows = params_view(run, lang)
+    return {"params_plot": _shown(fig), "params_info": md, "params_table": _table(headers, rows)}
+
+
+def _nsp(run: Any, lang: str) -> dict[str, Any]:
+    top, layout, probes, md = nsp_view(run, lang)
+    return {"nsp_top": top, "nsp_layout": _shown(layout), "nsp_probes": _shown(probes), "nsp_info": md}
+
+
+def _heads(run: Any, lang: str) -> dict[str, Any]:
+    fig, md, headers, rows = heads_view(run, lang)
+    return {"heads_plot": _shown(fig), "heads_info": md, "heads_table": _table(headers, rows)}
+
+
+# view -> (its result drawn as {output name: update}, its result components' names)
+DRAW = {
+    "embeddings": (_embeddings, ("embeddings_plot", "embeddings_info")),
+    "params": (_params, ("params_plot", "params_info", "params_table")),
+    "nsp": (_nsp, ("nsp_top", "nsp_layout", "nsp_probes", "nsp_info")),
+    "heads": (_heads, ("heads_plot", "heads_info", "heads_table")),
+}
+
+
+def outputs(view: str, run: Any, lang: str) -> dict[str, Any]:
+    """One view's components drawn from its result, its hint hidden."""
+    return DRAW[view][0](run, lang) | {f"{view}_hint": gr.update(visible=False)}
+
+
+# The heads table: task, class, what feeds the head, shapes, new parameters, base parameters (wrapped in its width)
+TABLE_WIDTHS = {"heads_table": ["19%", "17%", "24%", "22%", "9%", "9%"]}
+
+
+def component(name: str) -> Any:
+    """A result component by its name's ending (elem_id inside-<view>-<part>, "emb" for embeddings: the browser tests')."""
+    elem_id = "inside-" + name.replace("embeddings", "emb").replace("_", "-")
+    if name.endswith(("_plot", "_layout", "_probes")):
+        return gr.Plot(show_label=False, visible=False, elem_id=elem_id)
+    if name.endswith("_table"):
+        widths = TABLE_WIDTHS.get(name)  # without, the heads table's last three columns were cut off at 1440 px
+        return gr.Dataframe(interactive=False, visible=False, wrap=True, elem_id=elem_id, column_widths=widths)
+    return gr.Markdown(elem_id=elem_id)
+
+
+def figure_of(view: str, run: Any, lang: str) -> Any:
+    """The view's figure (for its download), or None."""
+    shown = DRAW[view][0](run, lang).get(f"{view}_plot")
+    return shown.get("value") if isinstance(shown, dict) else None

@@ -1,325 +1,148 @@
 """Inside BERT tab: input embeddings, ALBERT's savings, next-sentence prediction, fine-tuning heads.
 
-Widgets and events only: the page and the /inside_* endpoints call the backend entries in
-`playground.inside`; `inside_render` draws what they return.
+One field table (Form); each view is a row of VIEWS (its backend call, its script) and render.DRAW (its outputs); a
+click is one request that runs the chosen view, shows its column and draws it. The /inside_* endpoints are api.py's.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import gradio as gr
 
 from playground import checks
 from playground.inside.configs import PUBLISHED
-from playground.inside.embeddings_input import EMBEDDING_PARTS, KINDS, EmbeddingsRequest, run_embeddings
-from playground.inside.heads import HeadsRequest, run_heads, sources
-from playground.inside.nsp import NspRequest, run_nsp
-from playground.inside.params import SHARING, ParamsRequest, run_params
-from playground.registry import get_spec
+from playground.inside.heads import sources
+from playground.inside.params import SHARING
 from playground.serialize import jsonable
-from playground.ui.inside import render
-from playground.ui.common.widgets import (
-    download_row,
-    export_figure_html,
-    export_json,
-    friendly_errors,
-    model_choices,
-    reveal_after,
-)
-from playground.ui.common.widgets import for_request
+from playground.ui.common.code_panel import CodePanel
+from playground.ui.common.form import Form, Place, Values
 from playground.ui.common.i18n import UIContext, choices, t
-from playground.ui.common.code_panel import code_panel
-from playground.ui.common.links import LinkRun, Step, reveal
-from playground.ui.common.share import share_link_row
+from playground.ui.common.widgets import download_row, export_figure_html, export_json
+from playground.ui.inside import api, render
 
-VIEWS = ("embeddings", "params", "nsp", "heads")
 SHARE_CHOICES = [(f"inside.params.share.{s}", s) for s in SHARING]
-TEXT_A, TEXT_B = "The cat sat on the mat.", "It fell asleep in the sun."
-NSP_TEXT = (
-    "The cat sat on the mat. It fell asleep in the sun. Later it woke up hungry.\n\n"
-    "Stocks fell sharply on Monday. Investors worried about interest rates. Markets recovered by Friday."
-)
+# view -> (its backend call from the page's values, its script: /code's view and its endpoint's parameters)
+VIEWS = {
+    "embeddings": (lambda f, p: api.embeddings(f["text_a"], f["text_b"], f["model"], f.lang, p),
+                   lambda f: {"text_a": f["text_a"], "text_b": f["text_b"], "model": f["model"]}),
+    "params": (lambda f, p: api.params(f["base"], f["E"], f["share"], f.lang),
+               lambda f: {"base": f["base"], "embedding_size": f["E"], "share_layers": f["share"]}),
+    "nsp": (lambda f, p: api.nsp(f["text"], f["seed"], f["budget"], f.lang, progress=p),
+            lambda f: {"text": f["text"], "seed": f["seed"], "budget": f["budget"]}),
+    "heads": (lambda f, p: api.heads(f["source"], f.lang), lambda f: {"source": f["source"]}),
+}  # fmt: skip
 
 
-def _embedding_choices(lang: str) -> list[tuple[str, str]]:
-    return [(label, key) for label, key in model_choices(KINDS, lang) if get_spec(key).model_type in EMBEDDING_PARTS]
+def _view(f: Values) -> str:
+    return f["view"] if f["view"] in VIEWS else "embeddings"
 
 
-# --- backend calls shared by the page and the API (errors in the user's language) ---
+def pick(f: Values, progress=None) -> dict[str, Any]:
+    """The chosen view's column shown, the others hidden."""
+    return {f"col_{view}": gr.update(visible=view == _view(f)) for view in VIEWS}
 
 
-def embeddings(text_a: str, text_b: str, model: str, lang: str, progress: Any = None):
-    with friendly_errors(lang):
-        request = EmbeddingsRequest(text_a, "" if text_b is None else text_b, "minilm" if model is None else model)
-        return run_embeddings(request, for_request(lang, progress))
+def show(f: Values, progress=None) -> dict[str, Any]:
+    """The chosen view computed, its column shown and drawn; the downloads of an earlier result cleared."""
+    view = _view(f)
+    run = VIEWS[view][0](f, progress)
+    kept = {**(f.extra["kept"] or {}), view: run}
+    return pick(f) | render.outputs(view, run, f.lang) | {"kept": kept, "files": None}
 
 
-def params(base: str, embedding_size: int, share_layers: bool | str, lang: str):
-    with friendly_errors(lang):
-        return run_params(ParamsRequest("bert-base" if base is None else base, embedding_size, share_layers), for_request(lang))
+def recount(f: Values, progress=None) -> dict[str, Any]:
+    """A slider or menu of the savings view recounts at once (meta-device builds take a fraction of a second)."""
+    return show(replace(f, fields={**f.fields, "view": "params"}), progress)
 
 
-def nsp(text: str, seed: int, budget: int, lang: str, model: str | None = None, progress: Any = None):
-    with friendly_errors(lang):
-        request = NspRequest(text, seed, budget, None if model is None or model == "" else model)
-        return run_nsp(request, for_request(lang, progress))
+def redraw(f: Values, progress=None) -> dict[str, Any]:
+    """A language switch redraws every kept view; nothing is recomputed."""
+    return {k: v for view, run in (f.extra["kept"] or {}).items() for k, v in render.outputs(view, run, f.lang).items()}
 
 
-def heads(source: str, lang: str):
-    with friendly_errors(lang):
-        return run_heads(HeadsRequest("bert-base" if source is None else source), for_request(lang))
+def downloads(f: Values, progress=None) -> list[str] | None:
+    view, run = _view(f), (f.extra["kept"] or {}).get(_view(f))
+    figure = None if run is None else render.figure_of(view, run, f.lang)
+    paths = [] if run is None else [export_json(f"inside-{view}.json", jsonable(run))]
+    return (paths + ([export_figure_html(f"inside-{view}.html", figure)] if figure is not None else [])) or None
 
 
-# --- rendering: each view's outputs ---
+def code_request(f: Values) -> tuple[str, dict]:
+    """The view on screen as /code's (view, request): each view's own parameters, as its endpoint names them."""
+    return f"inside_{_view(f)}", VIEWS[_view(f)][1](f)
 
 
-def _shown(value: Any) -> Any:
-    return gr.update(value=value, visible=value is not None)
+def embeddings_inputs(form: Form) -> list[Any]:
+    with gr.Row():
+        form.field("text_a", gr.Textbox(api.TEXT_A, label=t("inside.emb.text_a")), label="inside.emb.text_a")
+        form.field("text_b", gr.Textbox(api.TEXT_B, label=t("inside.emb.text_b")), label="inside.emb.text_b")
+        found = api.embedding_choices("en")
+        menu = gr.Dropdown(found, value="minilm" if any(k == "minilm" for _, k in found) else None,
+                           label=t("inside.emb.model"))  # fmt: skip
+        form.field("model", menu, label="inside.emb.model", choices=api.embedding_choices)
+    return []
 
 
-def _outputs(view: str, run: Any, lang: str) -> list[Any]:
-    """Updates for one view's components (hint hidden, results shown)."""
-    if view == "embeddings":
-        fig, md = render.embeddings_view(run, lang)
-        return [gr.update(visible=False), _shown(fig), md]
-    if view == "params":
-        fig, md, headers, rows = render.params_view(run, lang)
-        return [gr.update(visible=False), _shown(fig), md, gr.update(value=rows, headers=headers, visible=True)]
-    if view == "nsp":
-        top, layout, probes, md = render.nsp_view(run, lang)
-        return [gr.update(visible=False), top, _shown(layout), _shown(probes), md]
-    fig, md, headers, rows = render.heads_view(run, lang)
-    return [gr.update(visible=False), _shown(fig), md, gr.update(value=rows, headers=headers, visible=True)]
+def params_inputs(form: Form) -> list[Any]:
+    """The savings view's controls; they recount at once, so their events are returned."""
+    with gr.Row():
+        menu = gr.Dropdown([(c.label, c.key) for c in PUBLISHED if c.what_if], value="bert-base",
+                           label=t("inside.params.base"), info=t("inside.params.base_info"))  # fmt: skip
+        base = form.field("base", menu, label="inside.params.base", info="inside.params.base_info")
+        E = form.field("E", gr.Slider(16, 1024, value=128, step=16, label=t("inside.params.E")), label="inside.params.E")
+        radio = gr.Radio(choices(SHARE_CHOICES, "en"), value="all", label=t("inside.params.share"))
+        share = form.field("share", radio, label="inside.params.share", choices=lambda lang: choices(SHARE_CHOICES, lang))
+    return [E.release, share.input, base.input]
 
 
-SIZES = {"embeddings": 3, "params": 4, "nsp": 5, "heads": 4}
+def nsp_inputs(form: Form) -> list[Any]:
+    with gr.Row():
+        box = gr.Textbox(api.NSP_TEXT, lines=5, label=t("inside.nsp.text"), info=t("inside.nsp.text_info"), scale=3)
+        form.field("text", box, label="inside.nsp.text", info="inside.nsp.text_info")
+        with gr.Column(scale=1):
+            seed = gr.Number(0, precision=0, minimum=0, maximum=checks.MAX_SEED, label=t("inside.nsp.seed"))
+            form.field("seed", seed, label="inside.nsp.seed")
+            slider = gr.Slider(8, 128, value=32, step=1, label=t("inside.nsp.budget"))
+            form.field("budget", slider, label="inside.nsp.budget")
+    return []
 
 
-def _all(kept: dict, lang: str, only: str | None = None) -> list[Any]:
-    out = []
-    for view in VIEWS:
-        run = kept.get(view)
-        out += _outputs(view, run, lang) if run is not None and only in (None, view) else [gr.update()] * SIZES[view]
-    return out
+def heads_inputs(form: Form) -> list[Any]:
+    menu = gr.Dropdown(sources(), value="bert-base", label=t("inside.heads.source"))
+    form.field("source", menu, label="inside.heads.source")
+    return []
 
 
-def _compute(view, text_a, text_b, emb_model, base, E, share, nsp_text, seed, budget, source, lang, progress=None):
-    if view == "embeddings":
-        return embeddings(text_a, text_b, emb_model, lang, progress)
-    if view == "params":
-        return params(base, E, share, lang)
-    if view == "nsp":
-        return nsp(nsp_text, seed, budget, lang, progress=progress)
-    return heads(source, lang)
-
-
-def show(view, text_a, text_b, emb_model, base, E, share, nsp_text, seed, budget, source, lang, kept, progress=gr.Progress()):
-    view = view if view in VIEWS else "embeddings"
-    run = _compute(view, text_a, text_b, emb_model, base, E, share, nsp_text, seed, budget, source, lang, progress)
-    kept = {**(kept or {}), view: run}
-    return (*_all(kept, lang, only=view), kept)
-
-
-def recount(base, E, share, lang, kept):
-    """The sliders of the savings view recompute at once (meta-device builds take a fraction of a second)."""
-    kept = {**(kept or {}), "params": params(base, E, share, lang)}
-    return (*_all(kept, lang, only="params"), kept)
-
-
-def relabel(kept, lang):
-    return (*_all(kept or {}, lang), gr.update())
-
-
-def downloads(view, kept, lang):
-    run = (kept or {}).get(view)
-    if run is None:
-        return None
-    paths = [export_json(f"inside-{view}.json", jsonable(run))]
-    figure = _outputs(view, run, lang)[1]
-    value = figure.get("value") if isinstance(figure, dict) else None
-    if value is not None:
-        paths.append(export_figure_html(f"inside-{view}.html", value))
-    return paths
-
-
-# --- the JSON endpoints ---
-
-
-def inside_embeddings_api(text_a: str, text_b: str = "", model: str = "minilm", lang: str = "en") -> dict:
-    """Token, segment and position embeddings per token, their sum, LayerNorm, and max |difference| to the model's own.
-
-    Args:
-        text_a: the first sentence (at most 64 tokens with text_b).
-        text_b: a second sentence ("" for none).
-        model: a registry key of a BERT-style encoder (e.g. "minilm", "bert").
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    return jsonable(embeddings(text_a, text_b, model, lang))
-
-
-def inside_params_api(
-    base: str = "bert-base", embedding_size: int = 128, share_layers: bool | str = True, lang: str = "en"
-) -> dict:
-    """Parameter counts by part of BERT/RoBERTa/DistilBERT/ELECTRA/ALBERT (published configs, the papers' figures
-    beside) plus an ALBERT-style "what if" model.
-
-    Args:
-        base: a BERT-shaped published configuration to take the "what if" sizes from (e.g. "bert-base",
-            "roberta-base", "albert-base"; the tab's menu lists them all).
-        embedding_size: the factorised embedding size E of the "what if" model, a whole number from 1 to the hidden size.
-        share_layers: which weights the "what if" model shares across layers: true or "all", "attention", "ffn",
-            false or "none".
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    return jsonable(params(base, embedding_size, share_layers, lang))
-
-
-def inside_nsp_api(text: str, seed: int = 0, budget: int = 32, model: str = "", lang: str = "en") -> dict:
-    """NSP pairs, [CLS] A [SEP] B [SEP] layout, RoBERTa packing, ALBERT sentence order; NSP probabilities online.
-
-    Args:
-        text: a few sentences, at most 5,000 characters and 200 sentences.
-        seed: a whole number, 0 or more: which random sentence becomes the NotNext partner.
-        budget: RoBERTa's packing budget in tokens, a whole number from 8 to 512.
-        model: "" for the NSP model when it can load, else a registry key of an NSP model ("bert-nsp").
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    return jsonable(nsp(text, seed, budget, lang, model or None))
-
-
-def inside_heads_api(source: str = "bert-base", lang: str = "en") -> dict:
-    """Per fine-tuning task: what feeds the head, its weight shapes and its new parameter count.
-
-    Args:
-        source: a published config ("bert-base", "roberta-base", "albert-base", ...) or a bundled encoder ("minilm").
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    return jsonable(heads(source, lang))
+INPUTS = {"embeddings": embeddings_inputs, "params": params_inputs, "nsp": nsp_inputs, "heads": heads_inputs}
+HINTS = {view: f"inside.{'emb' if view == 'embeddings' else view}.hint" for view in VIEWS}
 
 
 def build_tab(ui: UIContext) -> Any:
-    loc = ui.loc
+    loc, form = ui.loc, Form(ui, "inside")
     loc.add(gr.Markdown(t("inside.intro")), value="inside.intro")
-    view_pairs = [(f"inside.view.{v}", v) for v in VIEWS]
+    views = lambda lang: choices([(f"inside.view.{v}", v) for v in VIEWS], lang)  # noqa: E731
     with gr.Row():
-        view = loc.add(
-            gr.Radio(choices(view_pairs, "en"), value="embeddings", label=t("inside.view"), elem_id="inside-view", scale=4),
-            label="inside.view",
-            choices=lambda lang: choices(view_pairs, lang),
-        )
+        radio = gr.Radio(views("en"), value="embeddings", label=t("inside.view"), elem_id="inside-view", scale=4)
+        view = form.field("view", radio, code=False, label="inside.view", choices=views)
         run = loc.add(gr.Button(t("inside.run"), variant="primary", elem_id="inside-run", scale=1), value="inside.run")
-
-    emb_choices = _embedding_choices("en")
-    with gr.Column(visible=True, elem_id="inside-embeddings") as col_emb:
-        with gr.Row():
-            text_a = loc.add(gr.Textbox(TEXT_A, label=t("inside.emb.text_a")), label="inside.emb.text_a")
-            text_b = loc.add(gr.Textbox(TEXT_B, label=t("inside.emb.text_b")), label="inside.emb.text_b")
-            emb_model = loc.add(
-                gr.Dropdown(
-                    emb_choices,
-                    value="minilm" if any(k == "minilm" for _, k in emb_choices) else None,
-                    label=t("inside.emb.model"),
-                ),
-                label="inside.emb.model",
-                choices=_embedding_choices,
-            )
-        emb_out = [
-            loc.add(gr.Markdown(t("inside.emb.hint"), elem_classes="tp-hint"), value="inside.emb.hint"),
-            gr.Plot(show_label=False, visible=False, elem_id="inside-emb-plot"),
-            gr.Markdown(elem_id="inside-emb-info"),
-        ]
-    with gr.Column(visible=False, elem_id="inside-params") as col_params:
-        with gr.Row():
-            base = loc.add(
-                gr.Dropdown(
-                    [(c.label, c.key) for c in PUBLISHED if c.what_if],
-                    value="bert-base",
-                    label=t("inside.params.base"),
-                    info=t("inside.params.base_info"),
-                ),
-                label="inside.params.base",
-                info="inside.params.base_info",
-            )
-            E = loc.add(gr.Slider(16, 1024, value=128, step=16, label=t("inside.params.E")), label="inside.params.E")
-            share = loc.add(
-                gr.Radio(choices(SHARE_CHOICES, "en"), value="all", label=t("inside.params.share")),
-                label="inside.params.share",
-                choices=lambda lang: choices(SHARE_CHOICES, lang),
-            )
-        params_out = [
-            loc.add(gr.Markdown(t("inside.params.hint"), elem_classes="tp-hint"), value="inside.params.hint"),
-            gr.Plot(show_label=False, visible=False, elem_id="inside-params-plot"),
-            gr.Markdown(elem_id="inside-params-info"),
-            gr.Dataframe(interactive=False, visible=False, wrap=True, elem_id="inside-params-table"),
-        ]
-    with gr.Column(visible=False, elem_id="inside-nsp") as col_nsp:
-        with gr.Row():
-            nsp_text = loc.add(
-                gr.Textbox(NSP_TEXT, lines=5, label=t("inside.nsp.text"), info=t("inside.nsp.text_info"), scale=3),
-                label="inside.nsp.text",
-                info="inside.nsp.text_info",
-            )
-            with gr.Column(scale=1):
-                seed = gr.Number(0, precision=0, minimum=0, maximum=checks.MAX_SEED, label=t("inside.nsp.seed"))
-                seed = loc.add(seed, label="inside.nsp.seed")
-                budget = loc.add(gr.Slider(8, 128, value=32, step=1, label=t("inside.nsp.budget")), label="inside.nsp.budget")
-        nsp_out = [
-            loc.add(gr.Markdown(t("inside.nsp.hint"), elem_classes="tp-hint"), value="inside.nsp.hint"),
-            gr.Markdown(elem_id="inside-nsp-top"),
-            gr.Plot(show_label=False, visible=False, elem_id="inside-nsp-layout"),
-            gr.Plot(show_label=False, visible=False, elem_id="inside-nsp-probes"),
-            gr.Markdown(elem_id="inside-nsp-info"),
-        ]
-    with gr.Column(visible=False, elem_id="inside-heads") as col_heads:
-        source = loc.add(gr.Dropdown(sources(), value="bert-base", label=t("inside.heads.source")), label="inside.heads.source")
-        heads_out = [
-            loc.add(gr.Markdown(t("inside.heads.hint"), elem_classes="tp-hint"), value="inside.heads.hint"),
-            gr.Plot(show_label=False, visible=False, elem_id="inside-heads-plot"),
-            gr.Markdown(elem_id="inside-heads-info"),
-            gr.Dataframe(interactive=False, visible=False, wrap=True, elem_id="inside-heads-table"),
-        ]
-    kept = gr.State({})  # this user's last result per view: redrawn on a language switch, exported on demand
+    recounts = []
+    for name in VIEWS:  # each view's column: its inputs, the hint before its first result, its result components
+        with form.output(f"col_{name}", gr.Column(visible=name == "embeddings", elem_id=f"inside-{name}")):
+            recounts += INPUTS[name](form)
+            form.output(f"{name}_hint", gr.Markdown(t(HINTS[name]), elem_classes="tp-hint"), value=HINTS[name])
+            for part in render.DRAW[name][1]:
+                form.output(part, render.component(part))
+    form.state("kept", {})  # this user's last result per view: redrawn on a language switch, exported on demand
     with gr.Column(visible=False) as files_area:  # no empty downloads box before a result (each view has its hint)
-        files = download_row(loc, downloads, [view, kept, ui.lang], label_key="inside.exports")
-
-    columns = [col_emb, col_params, col_nsp, col_heads]
-    pick = lambda v: [gr.update(visible=v == name) for name in VIEWS]  # noqa: E731
-    view.input(pick, view, columns, api_visibility="private", queue=False)
-    outputs = emb_out + params_out + nsp_out + heads_out + [kept]
-    inputs = [view, text_a, text_b, emb_model, base, E, share, nsp_text, seed, budget, source, ui.lang, kept]
-    clicked = run.click(show, inputs, outputs, api_visibility="private")
-    clicked.then(lambda: None, None, files, api_visibility="private")
-    recounts = [
-        trigger(recount, [base, E, share, ui.lang, kept], outputs, api_visibility="private")
-        for trigger in (E.release, share.input, base.input)
-    ]
-    ui.on_lang(relabel, [kept, ui.lang], outputs)
-    gr.api(inside_embeddings_api, api_name="inside_embeddings")
-    gr.api(inside_params_api, api_name="inside_params")
-    gr.api(inside_nsp_api, api_name="inside_nsp")
-    gr.api(inside_heads_api, api_name="inside_heads")
-    shared = share_link_row(
-        "inside",
-        {"view": view, "text_a": text_a, "text_b": text_b, "model": emb_model, "base": base, "E": E, "share": share,
-         "text": nsp_text, "seed": seed, "budget": budget, "source": source},
-        ui,
-    )  # fmt: skip
-    reveal_after([clicked, *recounts], None, [files_area])  # a slider's recount is a result too
-    # One Code panel: the script of the view on screen (a recount of the parameters refreshes it too).
-    panel = code_panel(ui, [clicked, *recounts], inputs[:-2], code_request)
-    # A link opens its view's column and runs it, in its own event (progress on the view's hint), then its script.
-    hints = (emb_out[0], params_out[0], nsp_out[0], heads_out[0])
-    steps = (Step(pick, [view], columns), Step(show, inputs, outputs), panel.link_step)
-    return shared.running(LinkRun(steps, reveal(None, [files_area]), hints))
-
-
-def code_request(view, text_a, text_b, model, base, E, share, text, seed, budget, source) -> tuple[str, dict]:
-    """The view on screen as /code's (view, request): each view's own parameters, as its endpoint names them."""
-    requests = {
-        "embeddings": lambda: {"text_a": text_a, "text_b": text_b, "model": model},
-        "params": lambda: {"base": base, "embedding_size": E, "share_layers": share},
-        "nsp": lambda: {"text": text, "seed": seed, "budget": budget},
-        "heads": lambda: {"source": source},
-    }
-    return f"inside_{view}", requests[view]()
+        form.output("files", download_row(loc, form.files(downloads), form.inputs, label_key="inside.exports"))
+    form.result(None, files_area)
+    form.code_panel(CodePanel(ui), code_request)  # the script of the view on screen
+    form.action(show, [run.click])  # a link runs it too: its view's column opens and shows the result
+    form.action(recount, recounts)
+    form.on(pick, [view.input], queue=False)
+    form.redraw_on_lang(redraw, place=Place())
+    for name, endpoint in api.ENDPOINTS.items():
+        gr.api(endpoint, api_name=name)
+    return form.share()

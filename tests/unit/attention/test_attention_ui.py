@@ -103,11 +103,25 @@ def test_responses_stay_under_one_megabyte_at_512_tokens():
 
 def test_overview_click_maps_to_layer_and_head():
     image = figs.overview_image(synthetic(length=20, layers=3, heads=4).attentions, thumb=32, gap=4)
-    assert image.shape == (3 * 36 - 4, 4 * 36 - 4, 3)
-    assert figs.overview_cell(0, 0, 3, 4) == (0, 0)
-    assert figs.overview_cell(36 * 3 + 5, 36 * 2 + 5, 3, 4) == (2, 3)
-    assert figs.overview_cell(33, 5, 3, 4) == (0, 0)  # a click in a gap opens the thumbnail before it
-    assert figs.overview_cell(5, 36 * 3 + 1, 3, 4) is None  # below the last layer
+    left, top = figs.OVERVIEW_LEFT, figs.OVERVIEW_TOP
+    assert image.shape == (top + 3 * 36 - 4, left + 4 * 36 - 4, 3)
+    assert figs.overview_cell(left, top, 3, 4) == (0, 0)
+    assert figs.overview_cell(left + 36 * 3 + 5, top + 36 * 2 + 5, 3, 4) == (2, 3)
+    assert figs.overview_cell(left + 33, top + 5, 3, 4) == (0, 0)  # a click in a gap opens the thumbnail before it
+    assert figs.overview_cell(left + 5, top + 36 * 3 + 1, 3, 4) is None  # below the last layer
+    assert figs.overview_cell(left - 5, top + 5, 3, 4) is None  # on a layer's number
+
+
+def test_the_overview_numbers_its_layers_and_heads():
+    """Issue 37 (low): the model overview was a grid of bare thumbnails; now each row carries its layer number at the
+    left and each column its head number at the top."""
+    image = figs.overview_image(synthetic(length=20, layers=3, heads=4).attentions, thumb=32, gap=4)
+    left, top = figs.OVERVIEW_LEFT, figs.OVERVIEW_TOP
+    ink = image.min(axis=-1) < 160  # dark pixels: text
+    for layer in range(3):
+        assert ink[top + layer * 36 : top + layer * 36 + 32, :left].any(), f"layer {layer} has no number"
+    for head in range(4):
+        assert ink[:top, left + head * 36 : left + head * 36 + 32].any(), f"head {head} has no number"
 
 
 def test_pooling_keeps_averages():

@@ -214,3 +214,15 @@ def test_heads_say_which_outputs_feed_them():
     assert not roberta["sequence"].uses_pooler  # RoBERTa's head has its own dense layer on <s> instead
     assert roberta["sequence"].tokens[0] == "<s>"
     assert bert["pair"].segments[-1] == 1 and bert["pair"].tokens.count("[SEP]") == 2
+
+
+def test_the_heads_table_gives_every_column_a_width_so_none_is_cut_off():
+    """Issue 37 (low): at 1440 px the heads table's last columns (shapes, parameters) were off its right edge."""
+    from playground.inside.heads import HeadsRequest, run_heads
+    from playground.runtime import Runtime
+    from playground.ui.inside import render
+
+    _, _, headers, rows = render.heads_view(run_heads(HeadsRequest("bert-base"), Runtime()), "en")
+    widths = render.component("heads_table").column_widths
+    assert widths is not None and len(widths) == len(headers) == len(rows[0])
+    assert sum(float(w.rstrip("%")) for w in widths) == 100
