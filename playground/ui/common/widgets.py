@@ -100,7 +100,9 @@ def on_load_message(lang: str, progress: Any = None) -> Callable[[ModelSpec], No
     """The `on_load` callback for `models.load`: a progress message while a first load runs."""
     if progress is None:
         return None
-    return lambda spec: progress(0.0, desc=t("common.loading", lang, model=label_in(spec.label, lang)))
+    # No fraction: a load reports none, so 0.0 stayed on screen as "0.0 %" for the whole first load (issue 37, low);
+    # None shows the message without a bar (a download says its own percentage in the message).
+    return lambda spec: progress(None, desc=t("common.loading", lang, model=label_in(spec.label, lang)))
 
 
 def for_request(lang: str, progress: Any = None) -> Runtime:

@@ -135,3 +135,15 @@ def test_api_and_mcp_clients_read_errors_as_text_and_the_page_reads_them_escaped
         assert "&lt;b&gt;it&#x27;s&lt;/b&gt;" in caught.value.message
     finally:
         demo.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_first_load_says_what_loads_without_a_percentage_it_never_updates(lang):
+    """Issue 37 (low): a first load showed "0.0 %" until it ended; a load reports no fraction, so none is shown."""
+    from playground.registry import get_spec
+    from playground.ui.common.widgets import on_load_message
+
+    said = []
+    on_load_message(lang, lambda fraction, desc=None: said.append((fraction, desc)))(get_spec("minilm"))
+    ((fraction, desc),) = said
+    assert fraction is None and "MiniLM" in desc
