@@ -70,3 +70,14 @@ def row_spacing(titles: list[str], rows: int, height: float, below: float = 0.0,
         return 0.1
     need = below + max((title_height(t) for t in titles), default=0.0) + pad
     return min(need / (height - MARGINS), 0.5 / (rows - 1))
+
+
+def whole_step(span: float, most: int = 10) -> int:
+    """A tick step for an axis of whole numbers (layers, training steps) spanning `span`: 1, 2, 5, 10, 20, 50, ...,
+    the smallest giving at most `most` ticks. Plotly's own choice put ticks at 0.5 and 1.5 on a 3-layer axis (ELMo)
+    and a 4-step curve, numbers that name no layer and no step."""
+    step, factors = 1, (2, 2.5, 2)  # 1 -> 2 -> 5 -> 10 -> 20 -> 50 -> 100 ...
+    i = 0
+    while span / step > most:
+        step, i = int(step * factors[i % 3]), i + 1
+    return step

@@ -8,7 +8,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from playground.figures.common import MUTED, PALETTE, base_layout
+from playground.figures.common import MUTED, PALETTE, base_layout, whole_step
 
 
 def loss_figure(
@@ -63,6 +63,7 @@ def loss_figure(
         )  # fmt: skip
     fig.update_yaxes(title_text=names["loss"], row=1, col=1)
     fig.update_yaxes(title_text=names["lr"], tickformat=".0e", row=2, col=1)
+    fig.update_xaxes(tick0=0, dtick=whole_step(max(len(schedule), 1)))  # steps are whole numbers, on both rows
     fig.update_xaxes(title_text=names["step"], range=[0, max(len(schedule), 1) + 0.5], row=2, col=1)
     fig.update_layout(legend=dict(orientation="h", y=1.08, x=0))
     return base_layout(fig, height=430)

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from playground.figures.common import (
+    whole_step,
     LINE,
     MUTED,
     NARROWEST_PANEL,
@@ -281,6 +282,6 @@ def layer_curve_figure(
                 )
             trace.update(name=names[n], legendgroup=v.key, showlegend=col == 1)
             fig.add_trace(trace, row=1, col=col)
-    fig.update_xaxes(title_text=layer)
+    fig.update_xaxes(title_text=layer, tick0=0, dtick=whole_step(depth))  # layers are whole numbers
     fig.update_yaxes(range=[-0.02, 1.02], row=1, col=2)
     return base_layout(fig, title, height=380)

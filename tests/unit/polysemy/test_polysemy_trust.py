@@ -320,3 +320,27 @@ def test_accuracy_reached_only_at_the_last_layer_is_not_worded_as_a_range(lang):
     assert "up to the last layer" not in only and "到最后一层" not in only
     span = separates({"layer": 3, "last": 6, "separation": 0.41, "dip": None}, "MiniLM", lang)
     assert ("from layer 3 up to the last layer (6)" if lang == "en" else "从第 3 层到最后一层（第 6 层）") in span
+
+
+def test_a_three_layer_curve_ticks_whole_layers_only(tiny_encoder):
+    """Issue 37 (low): with ELMo's three layers (0-2) Plotly ticked the layer axis at 0.5 and 1.5, which name no layer.
+    The tiny encoder has the same depth (embeddings + 2 layers)."""
+    from playground.figures.polysemy import layer_curve_figure
+    from playground.polysemy import PolysemyRequest, run_polysemy
+
+    sentences = "money | the bank paid .\nmoney | the bank lent .\nriver | the bank was wet .\nriver | a muddy bank ."
+    result = run_polysemy(PolysemyRequest("bank", sentences, ("bert",)), Runtime(load=lambda key, **kw: tiny_encoder))
+    fig = layer_curve_figure(result)
+    for axis in (fig.layout.xaxis, fig.layout.xaxis2):
+        assert axis.dtick == 1 and axis.tick0 == 0
+
+
+def test_a_short_training_curve_ticks_whole_steps_only():
+    """The lab's loss curve over 4 steps was ticked at 0.5, 1.5, ... (the same Plotly default)."""
+    from playground.figures.mlm_lab import loss_figure
+
+    names = dict.fromkeys(("train", "held", "before", "loss", "lr", "step"), "x")
+    fig = loss_figure([(1, 4.0), (2, 3.9)], [(0, 4.9), (4, 4.8)], 4.9, [1e-4] * 4, 2, names)
+    assert fig.layout.xaxis.dtick == 1 and fig.layout.xaxis2.dtick == 1
+    long = loss_figure([], [], None, [1e-4] * 600, 0, names)
+    assert long.layout.xaxis.dtick == 100  # at most ten whole-number ticks
