@@ -341,8 +341,11 @@ def outputs(view: str, run: Any, lang: str) -> dict[str, Any]:
     return DRAW[view][0](run, lang) | {f"{view}_hint": gr.update(visible=False)}
 
 
-# The heads table: task, class, what feeds the head, shapes, new parameters, base parameters (wrapped in its width)
-TABLE_WIDTHS = {"heads_table": ["19%", "17%", "24%", "22%", "9%", "9%"]}
+# The heads table: task, class, what feeds the head, shapes, new parameters, base parameters, each cell wrapped in its
+# width. In pixels, not shares: the six fit the 1,214-pixel content box of a 1,440-pixel screen, and on a phone the
+# table scrolls sideways rather than squeezing "109482240" into one digit per line.
+TABLE_WIDTHS = {"heads_table": ["170px", "200px", "230px", "250px", "100px", "110px"]}
+DESKTOP_BOX = 1214  # the page's content width at 1,440 pixels (measured in Chromium)
 
 
 def component(name: str) -> Any:

@@ -225,4 +225,4 @@ def test_the_heads_table_gives_every_column_a_width_so_none_is_cut_off():
     _, _, headers, rows = render.heads_view(run_heads(HeadsRequest("bert-base"), Runtime()), "en")
     widths = render.component("heads_table").column_widths
     assert widths is not None and len(widths) == len(headers) == len(rows[0])
-    assert sum(float(w.rstrip("%")) for w in widths) == 100
+    assert sum(int(w.removesuffix("px")) for w in widths) <= render.DESKTOP_BOX - 40  # the table's own padding
