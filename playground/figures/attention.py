@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from PIL import Image, ImageDraw  # Pillow comes with Gradio: the overview's layer and head numbers
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -116,8 +117,6 @@ OVERVIEW_LEFT, OVERVIEW_TOP = 22, 14
 def overview_image(attentions: np.ndarray, thumb: int = 32, gap: int = 4) -> np.ndarray:
     """Layers (rows) x heads (columns) thumbnails as one RGB image, each map scaled to its own maximum; each row is
     numbered by its layer at the left, each column by its head at the top (digits: the same in both languages)."""
-    from PIL import Image, ImageDraw  # Pillow comes with Gradio; only this image draws text
-
     layers, heads, length, _ = attentions.shape
     step = thumb + gap
     image = np.full((OVERVIEW_TOP + layers * step - gap, OVERVIEW_LEFT + heads * step - gap, 3), 255, dtype=np.uint8)
