@@ -106,7 +106,7 @@ STRINGS = {
                          "在 {n} 个词上，两者排序的斯皮尔曼 ρ = {rho}。"),
     "insight.attr.sum": (
         "Completeness: the IG attributions sum to **{total}**; f(sentence) − f(baseline) = {f_x} − ({f_b}) = "
-        "**{delta}** (f = log p(answer); baseline: every word's embedding set to 0), an error of **{error}** with "
+        "**{delta}** (f = log p(answer); baseline: every word replaced by {baseline}), an error of **{error}** with "
         "{steps} steps{warn}.",
         "完备性：积分梯度归因之和为 **{total}**；f(句子) − f(基线) = {f_x} − ({f_b}) = **{delta}**（f = log p(答案)；"
         "基线：每个词的嵌入置为 0），误差 **{error}**，{steps} 步{warn}。",
@@ -115,6 +115,7 @@ STRINGS = {
     "insight.attr.chips": ("Tokens coloured by Integrated Gradients (blue: for the answer, red: against)",
                            "按积分梯度着色的词元（蓝：支持答案，红：反对）"),
     "insight.attr.none": ("no word", "没有词"),
+    "insight.attr.zero": ("the zero vector", "零向量"),
     # knock-out
     "insight.ko.before_after": ("top-k: every head (blue) and with the chosen heads silenced (red)",
                                 "前 k 名：全部头（蓝）与关掉所选头后（红）"),
