@@ -115,10 +115,11 @@ _ATTRIBUTION = """
 {ig_comment}
 extra = {{k: v for k, v in enc.items() if k != "input_ids"}}
 x = model.get_input_embeddings()(enc["input_ids"])[0].detach()
-keep = torch.tensor([bool(s) or i == tokenizer.mask_token_id for s, i in zip(special, ids)])[:, None]
+# special tokens, the [MASK] and the first token (where a causal model's attention sinks) keep their embedding
+keep = torch.tensor([n == 0 or bool(s) or i == tokenizer.mask_token_id for n, (s, i) in enumerate(zip(special, ids))])[:, None]
 neutral = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.unk_token_id
 fill = torch.zeros_like(x) if neutral is None else model.get_input_embeddings()(torch.tensor([neutral])).detach().expand_as(x)
-baseline = torch.where(keep, x, fill)  # special tokens and the [MASK] keep their embedding
+baseline = torch.where(keep, x, fill)
 with torch.no_grad():
     out = model(**enc, output_attentions=True)
 answer = int(out.logits[0, position].argmax())

@@ -56,7 +56,8 @@ def draw(f: Values, progress=None) -> dict[str, Any]:
     view = views.BY_KEY[key]
     layers = getattr(result, "layers", MAX_LAYER + 1)
     return {
-        "info": provenance(result.model_id, result.device, f.lang),
+        # every result names its model and device; a row whose result does not (several models) shows none here
+        "info": provenance(result.model_id, result.device, f.lang) if hasattr(result, "model_id") else "",
         "reading": view.reading(result, f.lang),
         "plot": view.figure(result, f.lang),
         "detail": view.detail(result, f.lang),
@@ -70,7 +71,7 @@ def draw(f: Values, progress=None) -> dict[str, Any]:
 
 def exports(f: Values, progress=None) -> list[str]:
     key, result = f.extra.get("last") or (None, None)
-    return [export_json(f"insight-{key}-{result.model}.json", jsonable(result))] if result is not None else []
+    return [export_json(f"insight-{key}.json", jsonable(result))] if result is not None else []
 
 
 def build_tab(ui: UIContext):
