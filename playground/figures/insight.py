@@ -36,21 +36,23 @@ def lens(r, words: dict[str, str]) -> go.Figure:
     fig.add_vline(x=r.first_layer - 0.5, line_dash="dot", line_color=PALETTE[2])
     base_layout(fig, words["title"], height=420)
     fig.update_xaxes(title=words["layer"], dtick=1 if len(x) <= 16 else 2)
-    fig.update_yaxes(title=words["prob"], range=[0, 1.12])
+    # log scale: an answer climbing from p 0.0002 to 0.05 is the story, and a linear axis shows it as a flat line
+    fig.update_yaxes(title=words["prob"], type="log", dtick=1, exponentformat="power")
     fig.update_layout(legend=dict(orientation="h", y=-0.2), barmode="overlay")
     return fig
 
 
 def attribution(r, words: dict[str, str]) -> go.Figure:
     """Four rows over the tokens: IG, gradient × input (each scaled by its largest |value|, signed), the head's
-    attention and the rollout (each scaled by its largest value); the hover gives the raw numbers."""
+    attention and the rollout (each scaled by its largest value); the hover gives the raw numbers. Blue is for
+    (positive), red against, as the coloured tokens below the figure."""
     names = [words["ig"], words["gxi"], words["head"], words["rollout"]]
     raw = np.array([r.ig, r.grad_input, r.attention, r.rollout], dtype=np.float64)
     scaled = raw / np.maximum(np.abs(raw).max(axis=1, keepdims=True), 1e-12)
     fig = go.Figure(
         go.Heatmap(
             z=scaled, x=labels(r.tokens, r.display), y=names, customdata=raw, colorscale=DIVERGING, zmid=0, zmin=-1,
-            zmax=1, reversescale=True, text=np.round(raw, 3), texttemplate="%{text}", showscale=False,
+            zmax=1, text=np.round(raw, 3), texttemplate="%{text}", showscale=False,
             hovertemplate="%{y} · %{x}<br>%{customdata:.4f}<extra></extra>", xgap=2, ygap=2,
         )
     )  # fmt: skip

@@ -91,11 +91,11 @@ STRINGS = {
     "insight.attr.head": ("attention, head {layer}.{head}", "注意力，头 {layer}.{head}"),
     "insight.attr.rollout": ("attention rollout", "注意力展开（rollout）"),
     "insight.attr.reading": (
-        "For **{answer}** at {where} (p {p}): Integrated Gradients credits **{ig}** most; the attention rollout "
+        "For **{answer}** (p {p}) at {where}: Integrated Gradients credits **{ig}** most; the attention rollout "
         "puts most weight on **{roll}**, and head {layer}.{head} looks most at **{head_top}**. {verdict} "
         "Head {layer}.{head} gives {special} of its attention to tokens that carry no attribution (special tokens, "
         "the [MASK], the first token).",
-        "对 {where} 的 **{answer}**（p {p}）：积分梯度最看重 **{ig}**；注意力展开把最多权重放在 **{roll}** 上，"
+        "对{where}的 **{answer}**（p {p}）：积分梯度最看重 **{ig}**；注意力展开把最多权重放在 **{roll}** 上，"
         "头 {layer}.{head} 最关注 **{head_top}**。{verdict}头 {layer}.{head} 把 {special} 的注意力给了不带归因的词元"
         "（特殊词元、[MASK]、第一个词元）。",
     ),
