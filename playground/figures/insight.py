@@ -63,10 +63,11 @@ def attribution(r, words: dict[str, str]) -> go.Figure:
 
 
 def knockout(r, words: dict[str, str]) -> go.Figure:
-    """Top: the top-k before and after the chosen heads are silenced. Bottom: each head alone, its change of
-    p(answer) (red: the answer loses probability)."""
-    fig = make_subplots(rows=2, cols=1, subplot_titles=(words["before_after"], words["grid"]), vertical_spacing=0.18,
-                        row_heights=[0.45, 0.55])  # fmt: skip
+    """Top: the top-k before (blue) and after (red) the chosen heads are silenced. Bottom: each head alone silenced,
+    its change of p(answer) (red: the answer loses probability); × marks the heads silenced above. No legend: the
+    titles name the colours (a phone has no room for both)."""
+    fig = make_subplots(rows=2, cols=1, subplot_titles=(words["before_after"], words["grid"]), vertical_spacing=0.22,
+                        row_heights=[0.4, 0.6])  # fmt: skip
     before = dict(zip(r.before_tokens, r.before_probs))
     after = dict(zip(r.after_tokens, r.after_probs))
     order = list(dict.fromkeys([*r.before_tokens, *r.after_tokens]))
@@ -76,19 +77,19 @@ def knockout(r, words: dict[str, str]) -> go.Figure:
     limit = max(float(np.abs(r.effects).max()), 1e-9)
     fig.add_trace(
         go.Heatmap(
-            z=r.effects, colorscale=DIVERGING, zmid=0, zmin=-limit, zmax=limit, colorbar=dict(len=0.5, y=0.25),
-            hovertemplate=words["cell"] + "<extra></extra>",
+            z=r.effects, colorscale=DIVERGING, zmid=0, zmin=-limit, zmax=limit,
+            colorbar=dict(len=0.55, y=0.28, thickness=10), hovertemplate=words["cell"] + "<extra></extra>",
         ),
         2, 1,
     )  # fmt: skip
-    for layer, head in r.knocked:
-        fig.add_trace(go.Scatter(x=[head], y=[layer], mode="markers", marker=dict(symbol="x", color="black", size=9),
-                                 showlegend=False, hoverinfo="skip"), 2, 1)  # fmt: skip
-    fig.update_xaxes(title=words["head_axis"], dtick=1 if r.heads <= 16 else 2, row=2, col=1)
-    fig.update_yaxes(title=words["layer_axis"], autorange="reversed", dtick=1 if r.layers <= 16 else 2, row=2, col=1)
+    if r.knocked:
+        fig.add_trace(go.Scatter(x=[h for _, h in r.knocked], y=[layer for layer, _ in r.knocked], mode="markers",
+                                 marker=dict(symbol="x", color="black", size=8), hoverinfo="skip"), 2, 1)  # fmt: skip
+    fig.update_xaxes(title=words["head_axis"], dtick=1 if r.heads <= 8 else 2, range=[-0.5, r.heads - 0.5], row=2, col=1)
+    fig.update_yaxes(title=words["layer_axis"], autorange="reversed", dtick=1 if r.layers <= 12 else 2, row=2, col=1)
     fig.update_yaxes(title=words["prob"], row=1, col=1)
-    base_layout(fig, "", height=max(560, 320 + 16 * r.layers))
-    fig.update_layout(legend=dict(orientation="h", y=1.08), barmode="group")
+    base_layout(fig, "", height=max(600, 360 + 16 * r.layers))
+    fig.update_layout(showlegend=False, barmode="group")
     return fig
 
 
@@ -103,7 +104,9 @@ def patching(r, words: dict[str, str]) -> go.Figure:
         )
     )  # fmt: skip
     base_layout(fig, words["title"], height=380)
-    fig.update_yaxes(title=words["change"], rangemode="tozero")
+    # log scale from 1e-6: a bidirectional model's small changes far from the patch still show, a causal model's
+    # exact zeros left of it show as no bar at all
+    fig.update_yaxes(title=words["change"], type="log", range=[-6, 0.05], dtick=1, exponentformat="power")
     fig.update_xaxes(tickangle=-45 if len(r.tokens) > 8 else 0)
     return fig
 

@@ -59,3 +59,14 @@ def test_the_attribution_reading_shows_the_completeness_sum(runtime):
     reading = row.reading(result, "en")
     assert f"{result.ig_sum:.4f}" in reading and f"{result.f_input - result.f_baseline:.4f}" in reading
     assert f"{result.completeness:.2%}" in reading and "above 1 %" not in reading
+
+
+def test_both_languages_fill_the_same_placeholders():
+    import string
+
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    for key, (en, zh) in STRINGS.items():
+        if key.startswith(("insight.", "error.insight_")) and "%{" not in en:  # plotly's hover templates aside
+            assert fields(en) == fields(zh), key
