@@ -66,7 +66,7 @@ def knockout(r, words: dict[str, str]) -> go.Figure:
     """Top: the top-k before (blue) and after (red) the chosen heads are silenced. Bottom: each head alone silenced,
     its change of p(answer) (red: the answer loses probability); × marks the heads silenced above. No legend: the
     titles name the colours (a phone has no room for both)."""
-    fig = make_subplots(rows=2, cols=1, subplot_titles=(words["before_after"], words["grid"]), vertical_spacing=0.22,
+    fig = make_subplots(rows=2, cols=1, subplot_titles=(words["before_after"], words["grid"]), vertical_spacing=0.3,
                         row_heights=[0.4, 0.6])  # fmt: skip
     before = dict(zip(r.before_tokens, r.before_probs))
     after = dict(zip(r.after_tokens, r.after_probs))
@@ -88,7 +88,7 @@ def knockout(r, words: dict[str, str]) -> go.Figure:
     fig.update_xaxes(title=words["head_axis"], dtick=1 if r.heads <= 8 else 2, range=[-0.5, r.heads - 0.5], row=2, col=1)
     fig.update_yaxes(title=words["layer_axis"], autorange="reversed", dtick=1 if r.layers <= 12 else 2, row=2, col=1)
     fig.update_yaxes(title=words["prob"], row=1, col=1)
-    base_layout(fig, "", height=max(600, 360 + 16 * r.layers))
+    base_layout(fig, "", height=max(680, 400 + 16 * r.layers))  # room for rotated tokens above the grid's title
     fig.update_layout(showlegend=False, barmode="group")
     return fig
 
