@@ -21,7 +21,7 @@ def test_the_lens_then_the_knockout_in_english(page):
     checkpoint(page, "insight-lens-en")
     reading = page.locator(READING).inner_text()
     assert "the blank (position 6)" in reading and ("from layer" in reading or "Only the last layer" in reading)
-    assert page.locator("#insight-plot .js-plotly-plot").count() == 1
+    page.locator("#insight-plot .js-plotly-plot").wait_for(timeout=60_000)  # drawn just after the reading
     assert page.locator("#insight-detail table tbody tr").count() == 7  # layers 0-6 of MiniLM
     page.locator("#insight-view label", has_text="Knock out heads").click()  # choosing a view runs it
     page.locator(READING, has_text="the head that matters most").wait_for(timeout=240_000)
