@@ -168,6 +168,21 @@ def join(store: SessionStore, code: object, nickname: object = "") -> Joined:
     return Joined(code, student, name)
 
 
+def join_guarded(store: SessionStore, code: object, nickname: object, who: str, limiter) -> Joined:
+    """`join`, where `who` (an address) may fail only so often: `limiter` (serve.guard.AttemptLimiter) counts the
+    codes that name no session. Malformed values are refused first, in the checks' words, and count too."""
+    nickname = clean_nickname(nickname)
+    code = checks.text(code, "code", 40)
+    if who and not limiter.allowed(who):
+        raise InputError("class_slow_down", "Too many wrong codes from your address: wait a minute, then try again.")
+    try:
+        return join(store, code, nickname)
+    except InputError as exc:
+        if who and exc.code == "class_unknown_code":
+            limiter.failed(who)
+        raise
+
+
 def _slot(index: int, round_: int) -> str:
     return f"{index}:{round_}"
 

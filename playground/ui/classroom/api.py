@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from playground import checks, classroom
+from playground import classroom
 from playground.classroom import store as stores
-from playground.errors import InputError
 from playground.serve import guard
 from playground.ui.classroom.routes import state_json
 from playground.ui.common.widgets import for_request, friendly_errors
@@ -43,17 +42,7 @@ def class_join(code: str, nickname: str = "", lang: str = "en", request: gr.Requ
         lang: "en" or "zh", the language of messages.
     """
     with friendly_errors(lang):
-        who = guard.client_key(request)
-        nickname = classroom.clean_nickname(nickname)
-        code = checks.text(code, "code", 40)
-        if who and not guard.JOINS.allowed(who):
-            raise InputError("class_slow_down", "Too many wrong codes from your address: wait a minute, then try again.")
-        try:
-            joined = classroom.join(stores.default(), code, nickname)
-        except InputError as exc:
-            if who and exc.code == "class_unknown_code":
-                guard.JOINS.failed(who)
-            raise
+        joined = classroom.join_guarded(stores.default(), code, nickname, guard.client_key(request), guard.JOINS)
         view = classroom.student_view(stores.default(), joined.code, joined.student)
         return {"code": joined.code, "student": joined.student, "nickname": joined.nickname, "state": state_json(view.board)}
 

@@ -136,16 +136,9 @@ def _json(handler):
 
 
 def _join(request, data, lang):
-    who = guard.client_key(request)
-    if not guard.JOINS.allowed(who):
-        log.info("refused: %s joined with too many wrong codes", who)
-        raise InputError("class_slow_down", "Too many wrong codes from your address: wait a minute, then try again.")
-    try:
-        joined = classroom.join(stores.default(), data.get("code"), data.get("nickname", ""))
-    except InputError as exc:
-        if exc.code == "class_unknown_code":
-            guard.JOINS.failed(who)
-        raise
+    joined = classroom.join_guarded(
+        stores.default(), data.get("code"), data.get("nickname", ""), guard.client_key(request), guard.JOINS
+    )
     view = classroom.student_view(stores.default(), joined.code, joined.student)
     return {"code": joined.code, "student": joined.student, "nickname": joined.nickname, "state": state_json(view.board)}
 
