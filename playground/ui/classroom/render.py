@@ -43,11 +43,14 @@ def esc(value: object) -> str:
 
 
 def qr_svg(url: str) -> str:
-    """The join link as an inline SVG QR code (segno; error correction M, survives a projector's blur)."""
+    """The join link as an inline SVG QR code (segno; error correction M, survives a projector's blur); a viewBox and
+    no fixed size, so the board's CSS sizes it."""
     import segno
 
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, dark="#000", light="#fff")
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, omitsize=True, dark="#000", light="#fff"
+    )
     return out.getvalue().decode("utf-8")
 
 

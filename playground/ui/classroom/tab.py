@@ -17,7 +17,7 @@ from playground.ui.classroom.api import register
 from playground.ui.classroom.routes import base_of, join_url
 from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
-from playground.ui.common.widgets import export_file, for_request, friendly_errors, model_choices, result_hint
+from playground.ui.common.widgets import export_file, for_request, friendly_errors, model_choices, result_hint, shown_files
 
 KINDS = sorted({k for a in ACTIVITIES.values() for k in a.model_kinds})
 REFRESH_S = 2.0  # the board's count while students answer
@@ -120,10 +120,14 @@ def build_tab(ui: UIContext):
         with gr.Column(scale=3):
             activity = gr.Dropdown(_activities("en"), value=first, label=t("class.activity"), elem_id="class-activity")
             form.field("activity", loc.add(activity, choices=_activities), label="class.activity")
-            box = gr.Textbox(ACTIVITIES[first].examples["en"], lines=2, label=t("class.text"), info=t("class.text_info"))
+            box = gr.Textbox(
+                ACTIVITIES[first].examples["en"], lines=2, label=t("class.text"), info=t("class.text_info"), elem_id="class-text"
+            )
             form.field("text", box, label="class.text", info="class.text_info")
         with gr.Column(scale=2):
-            menu = gr.Dropdown(_models(first, "en"), value=ACTIVITIES[first].models["en"], label=t("class.model"))
+            # Every kind's models at first: a lesson's link may bring any activity's model (the choice of an activity
+            # by hand narrows the menu to its kinds).
+            menu = gr.Dropdown(model_choices(KINDS, "en"), value=ACTIVITIES[first].models["en"], label=t("class.model"))
             form.field("model", menu, label="class.model")
             go = loc.add(gr.Button(t("class.start"), variant="primary", elem_id="class-start"), value="class.start")
             more = loc.add(gr.Button(t("class.add"), elem_id="class-add"), value="class.add")
@@ -145,7 +149,7 @@ def build_tab(ui: UIContext):
                 hider = loc.add(gr.Button(t("class.hide_button"), size="sm", scale=0), value="class.hide_button")
             form.output("links", gr.Markdown(elem_id="class-links"))
             csv_button = loc.add(gr.Button(t("class.csv"), size="sm"), value="class.csv")
-            csv_file = gr.File(visible=True, interactive=False, show_label=False)
+            csv_file = gr.File(visible=False, interactive=False, show_label=False)  # shown with its file
     form.state("code", "")
     form.state("teacher", "")
     timer = form.output("timer", gr.Timer(REFRESH_S, active=False))
@@ -159,8 +163,8 @@ def build_tab(ui: UIContext):
         for trigger in triggers:
             watch = dict(api_visibility="private", show_progress_on=[hint])
             trigger(with_request(form, handler), form.inputs, form.all_outputs(), **(watch | kwargs))
-    csv_button.click(form.files(answers_csv), form.inputs, csv_file, api_visibility="private")
-    activity.change(
+    csv_button.click(shown_files(form.files(answers_csv)), form.inputs, csv_file, api_visibility="private")
+    activity.input(  # by hand only: a link sets the activity, its text and its model together
         lambda kind, lang: (
             gr.update(choices=_models(kind, lang), value=ACTIVITIES[kind].models.get(lang, ACTIVITIES[kind].models["en"])),
             ACTIVITIES[kind].examples.get(lang, ACTIVITIES[kind].examples["en"]),

@@ -85,3 +85,13 @@ def test_the_model_must_be_of_the_activitys_kind(runtime):
         build_question("fill_blank", "a [MASK]", "smollm2-instruct", runtime)
     with pytest.raises(InputError, match="activity must be one of"):
         build_question("poll", "a [MASK]", "minilm-mlm", runtime)
+
+
+def test_every_activity_has_an_example_and_a_bundled_model_per_language():
+    from playground.registry import get_spec
+
+    for activity in ACTIVITIES.values():
+        assert set(activity.examples) == set(activity.models) == {"en", "zh"}
+        for lang, key in activity.models.items():
+            spec = get_spec(key)
+            assert spec.source == "bundled" and spec.kind in activity.model_kinds and lang in spec.languages
