@@ -24,7 +24,7 @@ import re
 import secrets
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from playground import checks
@@ -279,8 +279,6 @@ def board(store: SessionStore, code: object) -> Board:
 
 def tally(store: SessionStore, code: object) -> Board:
     """The board without the nicknames: what the API's /class_tally and a student's phone may read."""
-    from dataclasses import replace
-
     return replace(board(store, code), nicknames=())
 
 

@@ -11,14 +11,18 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Callable
 
 import numpy as np
 
 from playground import checks
+from playground.attention import AttentionRequest, run_attention
 from playground.errors import InputError
+from playground.fill_mask import FillMaskRequest, run_fill_mask
 from playground.runtime import Runtime
+from playground.sampling import NextTokenRequest, run_next_token
+from playground.sampling.generation import CompareRequest, run_compare
 
 MAX_TEXT = 300  # the teacher's sentence / prompt
 MAX_ANSWER = 40  # a student's word, after normalising
@@ -95,8 +99,6 @@ def shown(question: Question, answer: str) -> str:
 
 # ---- the builds: one backend entry each ----------------------------------------------------------------------------
 def _fill_blank(text: str, model: str, runtime: Runtime, seed: int) -> Question:
-    from playground.fill_mask import FillMaskRequest, run_fill_mask
-
     run = run_fill_mask(FillMaskRequest(text, (model,), TOP), runtime)
     fill = run.fills[0]
     first = fill.readings[0].predictions[0]  # the first blank, the model's masked reading
@@ -105,8 +107,6 @@ def _fill_blank(text: str, model: str, runtime: Runtime, seed: int) -> Question:
 
 
 def _next_token(text: str, model: str, runtime: Runtime, seed: int) -> Question:
-    from playground.sampling import NextTokenRequest, run_next_token
-
     run = run_next_token(NextTokenRequest(text, model, temperature=1.0), runtime)
     view = run.views[0]
     top = tuple((token, float(p)) for token, p in zip(view.tokens[:TOP], view.probs["raw"][:TOP]))
@@ -114,8 +114,6 @@ def _next_token(text: str, model: str, runtime: Runtime, seed: int) -> Question:
 
 
 def _temperature(text: str, model: str, runtime: Runtime, seed: int) -> Question:
-    from playground.sampling.generation import CompareRequest, run_compare
-
     run = run_compare(CompareRequest(text, model, TEMPERATURES, max_new_tokens=NEW_TOKENS, seed=seed), runtime)
     texts = [c.samples[0].text for c in run.continuations]
     order = list(range(len(TEMPERATURES)))
@@ -134,8 +132,6 @@ FOCUS = re.compile(r"\*([^*]+)\*")
 def _attention(text: str, model: str, runtime: Runtime, seed: int) -> Question:
     """The token between asterisks ("because *it* was") is the one whose attention students guess; the head is the
     last layer's most decided one about it (its largest weight on another word is the highest)."""
-    from playground.attention import AttentionRequest, run_attention
-
     marked = FOCUS.search(text)
     plain = FOCUS.sub(r"\1", text)
     view = run_attention(AttentionRequest(model, plain), runtime)
@@ -209,8 +205,6 @@ def build_question(kind: str, text: str, model: str, runtime: Runtime, seed: int
 
 
 def to_json(question: Question) -> dict:
-    from dataclasses import asdict
-
     return asdict(question)
 
 

@@ -16,9 +16,12 @@ per session (`max_students`); the session logic bounds the rest (questions, text
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Callable, Protocol
+
+import redis
 
 PREFIX = "tp:class:"
 
@@ -224,8 +227,6 @@ class RedisStore:
 
     @classmethod
     def from_url(cls, url: str, **kwargs) -> RedisStore:
-        import redis  # only when a Redis is configured
-
         return cls(redis.Redis.from_url(url, decode_responses=True, socket_timeout=5), **kwargs)
 
     @staticmethod
@@ -291,8 +292,6 @@ _default_lock = threading.Lock()
 def from_env(env: dict[str, str] | None = None) -> SessionStore:
     """The store an app process uses: Redis when REDIS_URL is set (every replica then sees every session), else
     this process's memory."""
-    import os
-
     url = ((env if env is not None else os.environ).get("REDIS_URL") or "").strip()
     return RedisStore.from_url(url) if url else MemoryStore()
 

@@ -57,6 +57,11 @@ def test_a_class_joins_by_code_answers_and_sees_the_reveal_beside_the_model(brow
         board.goto(teacher_link)
         board.locator(".tpc-board").wait_for()
         assert board.locator(".tpc-qr svg").count() == 1 and code in board.locator("#tpc-code").inner_text()
+        assert board.locator("#controls").is_visible()
+        plain = open_page(PROJECTOR, locale)  # the board link without the teacher's fragment: a board, no controls
+        plain.goto(teacher_link.split("#")[0])
+        plain.locator(".tpc-board").wait_for()
+        assert not plain.locator("#controls").is_visible()
 
         # Three phones: one mistypes the code first (told in its language), then all join by typing it.
         phones = []

@@ -4,6 +4,7 @@ script a session with gradio_client. They call the same backend and store as the
 from __future__ import annotations
 
 import gradio as gr
+from gradio.context import LocalContext
 
 from playground import classroom
 from playground.classroom import store as stores
@@ -33,7 +34,7 @@ def class_start(activity: str, text: str, model: str, lang: str = "en", seed: in
         }  # fmt: skip
 
 
-def class_join(code: str, nickname: str = "", lang: str = "en", request: gr.Request = None) -> dict:
+def class_join(code: str, nickname: str = "", lang: str = "en") -> dict:
     """Join a session as a student; returns the student's secret id (send it with each answer) and the question.
 
     Args:
@@ -42,9 +43,17 @@ def class_join(code: str, nickname: str = "", lang: str = "en", request: gr.Requ
         lang: "en" or "zh", the language of messages.
     """
     with friendly_errors(lang):
+        # The caller's address from Gradio's request context: a gr.Request parameter would be one more parameter on
+        # the API page and for MCP tools, which no client can set.
+        request = LocalContext.request.get(None)
         joined = classroom.join_guarded(stores.default(), code, nickname, guard.client_key(request), guard.JOINS)
         view = classroom.student_view(stores.default(), joined.code, joined.student)
-        return {"code": joined.code, "student": joined.student, "nickname": joined.nickname, "state": state_json(view.board)}
+        return {
+            "code": joined.code,
+            "student": joined.student,
+            "nickname": joined.nickname,
+            "state": state_json(view.board, "", lang),
+        }
 
 
 def class_answer(code: str, student: str, answer: str, lang: str = "en") -> dict:
@@ -61,7 +70,7 @@ def class_answer(code: str, student: str, answer: str, lang: str = "en") -> dict
         store = stores.default()
         classroom.answer(store, code, student, answer)
         view = classroom.student_view(store, code, student)
-        return state_json(view.board, view.mine)
+        return state_json(view.board, view.mine, lang)
 
 
 def class_tally(code: str, lang: str = "en") -> dict:
@@ -73,7 +82,7 @@ def class_tally(code: str, lang: str = "en") -> dict:
         lang: "en" or "zh", the language of messages.
     """
     with friendly_errors(lang):
-        return state_json(classroom.tally(stores.default(), code))
+        return state_json(classroom.tally(stores.default(), code), "", lang)
 
 
 def class_control(code: str, teacher: str, action: str, lang: str = "en") -> dict:
@@ -88,7 +97,7 @@ def class_control(code: str, teacher: str, action: str, lang: str = "en") -> dic
     """
     with friendly_errors(lang):
         board = classroom.control(stores.default(), code, teacher, action)
-        return {"ended": True} if board is None else state_json(board)
+        return {"ended": True} if board is None else state_json(board, "", lang)
 
 
 def register() -> None:

@@ -10,8 +10,11 @@ from __future__ import annotations
 import html
 import io
 
+import segno
+
 from playground.classroom import Board, Reveal
 from playground.ui.common.i18n import t
+from playground.ui.common.widgets import label_in
 
 MAX_NICKNAMES = 80  # shown on the board; the count says how many joined
 MAX_BARS = 12  # answers drawn per histogram, most common first
@@ -30,7 +33,8 @@ CSS = """
 .tpc-cols{display:flex;gap:2em;flex-wrap:wrap}
 .tpc-col{flex:1 1 18em;min-width:0}
 .tpc-bar{display:flex;align-items:center;gap:.5em;margin:.2em 0}
-.tpc-bar span:first-child{flex:0 0 9em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.tpc-bar span{white-space:nowrap}
+.tpc-bar span:first-child{flex:0 0 9em;overflow:hidden;text-overflow:ellipsis}
 .tpc-bar i{display:block;height:1.1em;background:#6366f1;border-radius:3px;min-width:2px}
 .tpc-model i{background:#f59e0b}
 .tpc-names{opacity:.85;font-size:.95em;overflow-wrap:anywhere}
@@ -45,8 +49,6 @@ def esc(value: object) -> str:
 def qr_svg(url: str) -> str:
     """The join link as an inline SVG QR code (segno; error correction M, survives a projector's blur); a viewBox and
     no fixed size, so the board's CSS sizes it."""
-    import segno
-
     out = io.BytesIO()
     segno.make(url, error="m").save(
         out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, omitsize=True, dark="#000", light="#fff"
@@ -93,7 +95,7 @@ def reveal_html(board: Board, reveal: Reveal, lang: str) -> str:
             if rows
             else f"<div class='tpc-col'>{esc(t('class.no_answers', lang))}</div>"
         )
-    model = t("class.the_model", lang, model=board.question.get("model_label", ""))
+    model = t("class.the_model", lang, model=label_in(board.question.get("model_label", ""), lang))
     if board.question["kind"] == "temperature":
         items = [(f"{t('class.text_n', lang, n=i + 1)} → {label}", 1.0) for i, label in enumerate(reveal.reference.split("|"))]
         truth = "".join(f"<div>{esc(text)}</div>" for text, _ in items)

@@ -16,6 +16,10 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
 from playground import classroom
 from playground.classroom import store as stores
 from playground.errors import InputError
@@ -24,6 +28,7 @@ from playground.serve import guard
 from playground.ui.classroom import render
 from playground.ui.common.i18n import t
 from playground.ui.common.strings import STRINGS
+from playground.ui.common.widgets import label_in
 
 log = logging.getLogger("playground")
 ASSETS = Path(__file__).resolve().parents[3] / "assets"
@@ -60,8 +65,6 @@ def _lang(request: Any, data: dict | None = None) -> str:
 
 
 def _page(name: str, lang: str):
-    from starlette.responses import HTMLResponse
-
     page = (ASSETS / name).read_text(encoding="utf-8")
     strings = json.dumps({"en": texts("en"), "zh": texts("zh")}, ensure_ascii=False).replace("</", "<\\/")
     page = page.replace("__STRINGS__", strings).replace("__LANG__", json.dumps(lang)).replace("__CSS__", render.CSS)
@@ -77,8 +80,6 @@ def board_page(request):
 
 
 def _error(exc: InputError, lang: str):
-    from starlette.responses import JSONResponse
-
     return JSONResponse({"error": message(exc, lang), "code": exc.code}, status_code=STATUS.get(exc.code, 400))
 
 
@@ -107,10 +108,11 @@ def reveal_json(reveal: classroom.Reveal | None) -> dict | None:
     }  # fmt: skip
 
 
-def state_json(board: classroom.Board, mine: str = "") -> dict:
-    """What a phone and the API read: no nickname, no model answer before the reveal."""
+def state_json(board: classroom.Board, mine: str = "", lang: str = "en") -> dict:
+    """What a phone and the API read: no nickname, no model answer before the reveal; the model named in `lang`."""
+    question = {**board.question, "model_label": label_in(board.question.get("model_label", ""), lang)}
     return {
-        "code": board.code, "index": board.index, "total": board.total, "question": board.question, "phase": board.phase,
+        "code": board.code, "index": board.index, "total": board.total, "question": question, "phase": board.phase,
         "round": board.round, "students": board.students, "answered": board.answered, "mine": mine,
         "reveal": reveal_json(board.reveal), "expires_at": board.expires_at,
     }  # fmt: skip
@@ -120,9 +122,6 @@ def _json(handler):
     """A JSON route: body in, JSON out; a refusal in the page's language with its status."""
 
     async def route(request):
-        from starlette.concurrency import run_in_threadpool
-        from starlette.responses import JSONResponse
-
         lang = _lang(request)
         try:
             data = await _body(request)
@@ -140,19 +139,24 @@ def _join(request, data, lang):
         stores.default(), data.get("code"), data.get("nickname", ""), guard.client_key(request), guard.JOINS
     )
     view = classroom.student_view(stores.default(), joined.code, joined.student)
-    return {"code": joined.code, "student": joined.student, "nickname": joined.nickname, "state": state_json(view.board)}
+    return {
+        "code": joined.code,
+        "student": joined.student,
+        "nickname": joined.nickname,
+        "state": state_json(view.board, "", lang),
+    }
 
 
 def _state(request, data, lang):
     view = classroom.student_view(stores.default(), data.get("code"), data.get("student"))
-    return state_json(view.board, view.mine)
+    return state_json(view.board, view.mine, lang)
 
 
 def _answer(request, data, lang):
     store = stores.default()
     classroom.answer(store, data.get("code"), data.get("student"), data.get("answer"))
     view = classroom.student_view(store, data.get("code"), data.get("student"))
-    return state_json(view.board, view.mine)
+    return state_json(view.board, view.mine, lang)
 
 
 def _board(request, data, lang):
@@ -174,9 +178,6 @@ def _hide(request, data, lang):
 
 
 async def csv_route(request):
-    from starlette.concurrency import run_in_threadpool
-    from starlette.responses import Response
-
     lang = _lang(request)
     try:
         data = await _body(request)
@@ -189,8 +190,6 @@ async def csv_route(request):
 
 def routes() -> list:
     """The Starlette routes, handed to Gradio's FastAPI app at launch (before Gradio's own, so they match first)."""
-    from starlette.routing import Route
-
     return [
         Route("/class/join", student_page, methods=["GET"]),
         Route("/class/board", board_page, methods=["GET"]),

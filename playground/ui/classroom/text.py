@@ -87,6 +87,7 @@ STRINGS = {
         "Sent: {answer}. You may change it until the teacher closes the question.",
         "已提交：{answer}。老师关闭本题之前，你可以修改。",
     ),  # fmt: skip
+    "class.yours": ("Your answer: {answer}", "你的答案：{answer}"),
     "class.wait": ("Wait for the teacher's reveal.", "请等待老师揭晓。"),
     "class.pick": ("pick…", "选择…"),
     "class.lang": ("中文", "English"),
