@@ -24,6 +24,7 @@ from playground.runtime import Runtime
 from playground.sampling import NextTokenRequest, run_next_token
 from playground.sampling.generation import CompareRequest, run_compare
 
+MATCH_SHOWN = " / "  # "1.5|0.1|0.8" as people read it: the texts' labels in order
 MAX_TEXT = 300  # the teacher's sentence / prompt
 MAX_ANSWER = 40  # a student's word, after normalising
 TOP = 5  # the model's answers shown at the reveal
@@ -94,6 +95,8 @@ def shown(question: Question, answer: str) -> str:
     """An answer as people read it (an option's text rather than its index)."""
     if question.form == "choice" and answer.isdigit() and int(answer) < len(question.choices):
         return question.choices[int(answer)]
+    if question.form == "match":
+        return MATCH_SHOWN.join(answer.split("|"))
     return answer
 
 
@@ -142,7 +145,8 @@ def _attention(text: str, model: str, runtime: Runtime, seed: int) -> Question:
     found = [i for i in words if target and normalize_word(labels[i]) == normalize_word(target)]
     found = found or [i for i in words if target and normalize_word(target).startswith(normalize_word(labels[i]) or "\0")]
     focus = found[0] if found else words[-1]
-    others = [i for i in words if i != focus]
+    # the options: the other words (a piece that is only punctuation, "." or "'", is no one's guess)
+    others = [i for i in words if i != focus and normalize_word(labels[i])]
     if not others:
         raise InputError("class_attention_short", "Write a sentence of at least two words.")
     layer = maps.attentions.shape[0] - 1
@@ -179,7 +183,7 @@ ACTIVITIES: dict[str, Activity] = {
             MASKED_LM,
             _fill_blank,
         ),
-        Activity("temperature", ("causal",), {"en": "Once upon a time", "zh": "今天天气"}, CAUSAL_LM, _temperature),
+        Activity("temperature", ("causal",), {"en": "Once upon a time", "zh": "从前有一个"}, CAUSAL_LM, _temperature),
         Activity(
             "attention",
             ("encoder", "masked", "discriminator", "causal"),

@@ -13,6 +13,7 @@ import io
 import segno
 
 from playground.classroom import Board, Reveal
+from playground.classroom.activities import MATCH_SHOWN
 from playground.ui.common.i18n import t
 from playground.ui.common.widgets import label_in
 
@@ -97,7 +98,9 @@ def reveal_html(board: Board, reveal: Reveal, lang: str) -> str:
         )
     model = t("class.the_model", lang, model=label_in(board.question.get("model_label", ""), lang))
     if board.question["kind"] == "temperature":
-        items = [(f"{t('class.text_n', lang, n=i + 1)} → {label}", 1.0) for i, label in enumerate(reveal.reference.split("|"))]
+        items = [
+            (f"{t('class.text_n', lang, n=i + 1)} → {label}", 1.0) for i, label in enumerate(reveal.reference.split(MATCH_SHOWN))
+        ]
         truth = "".join(f"<div>{esc(text)}</div>" for text, _ in items)
         cols.append(f'<div class="tpc-col tpc-model"><h3>{esc(model)}</h3>{truth}</div>')
     else:

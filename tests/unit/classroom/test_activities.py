@@ -6,7 +6,15 @@ import dataclasses
 
 import pytest
 
-from playground.classroom.activities import ACTIVITIES, TEMPERATURES, build_question, from_json, normalize, to_json
+from playground.classroom.activities import (
+    ACTIVITIES,
+    TEMPERATURES,
+    build_question,
+    from_json,
+    normalize,
+    normalize_word,
+    to_json,
+)
 from playground.errors import InputError
 from playground.registry import get_spec
 from playground.runtime import Runtime
@@ -26,7 +34,7 @@ def runtime(tiny_mlm, tiny_clm):
 TEXTS = {
     "fill_blank": ("the river [MASK] was muddy .", "minilm-mlm"),
     "temperature": ("the cat", "smollm2-instruct"),
-    "attention": ("the cat sat because *it* was tired", "minilm-mlm"),
+    "attention": ("the cat sat , because *it* was tired .", "minilm-mlm"),
     "next_token": ("the cat sat on the", "smollm2-instruct"),
 }
 
@@ -68,6 +76,7 @@ def test_attention_asks_about_the_starred_token_and_its_truth_is_the_heads_large
     weights = [w for _, w in q.model_top]
     assert abs(sum(weights) - 1) < 1e-5 and weights == sorted(weights, reverse=True)  # over the options, all shown
     assert q.choices[int(q.truth)] == q.model_top[0][0]
+    assert all(normalize_word(c) for c in q.choices)  # no option is punctuation alone
     with pytest.raises(InputError):
         normalize(q, str(len(q.choices)))
 

@@ -102,3 +102,14 @@ def test_the_pages_carry_both_languages_and_no_outside_address(client):
         page = client.get(path, headers={"accept-language": "zh-CN"}).text
         assert "加入课堂" in page and "Join the class" in page and '"zh"' in page
         assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
+
+
+def test_the_temperature_reveal_names_each_texts_true_temperature(store):
+    q = Question("temperature", "Once", "g", "G", "org/g", "match", choices=("0.1", "0.8", "1.5"), items=("a", "b", "c"),
+                 truth="1.5|0.1|0.8")  # fmt: skip
+    s = classroom.start(store, q)
+    kid = classroom.join(store, s.code)
+    classroom.answer(store, s.code, kid.student, "1.5|0.1|0.8")
+    html = render.board_html(classroom.control(store, s.code, s.teacher, "reveal"), "en", "http://h/class/join?c=X")
+    assert all(f"Text {n} → {t}" in html for n, t in [(1, "1.5"), (2, "0.1"), (3, "0.8")])
+    assert "1 of 1 matched all three (1.5 / 0.1 / 0.8)" in html

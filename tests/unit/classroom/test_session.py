@@ -113,7 +113,7 @@ def test_matching_temperatures_is_checked_and_scored_exactly(store):
     with pytest.raises(InputError, match="different label"):
         classroom.answer(store, s.code, kids[2].student, "0.1|0.1|0.8")
     r = classroom.control(store, s.code, s.teacher, "reveal").reveal
-    assert r.agree == (1,) and r.totals == (2,) and r.reference == "1.5|0.1|0.8"
+    assert r.agree == (1,) and r.totals == (2,) and r.reference == "1.5 / 0.1 / 0.8"
 
 
 def test_teacher_actions_need_the_teacher_token(store):
