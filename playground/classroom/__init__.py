@@ -277,6 +277,13 @@ def board(store: SessionStore, code: object) -> Board:
     )  # fmt: skip
 
 
+def teacher_board(store: SessionStore, code: object, teacher: object) -> Board:
+    """The board with the nicknames, for the teacher's token only (the projector shows the room what the teacher
+    chooses; a student who opens the board's address on a phone reads the tally, no nickname)."""
+    code, _ = _teacher(store, code, teacher)
+    return board(store, code)
+
+
 def tally(store: SessionStore, code: object) -> Board:
     """The board without the nicknames: what the API's /class_tally and a student's phone may read."""
     return replace(board(store, code), nicknames=())

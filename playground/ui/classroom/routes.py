@@ -160,7 +160,8 @@ def _answer(request, data, lang):
 
 
 def _board(request, data, lang):
-    board = classroom.board(stores.default(), data.get("code"))
+    store, teacher = stores.default(), data.get("teacher")
+    board = classroom.teacher_board(store, data.get("code"), teacher) if teacher else classroom.tally(store, data.get("code"))
     html = render.board_html(board, lang, join_url(base_of(request), board.code))
     return {"html": html, "phase": board.phase, "answered": board.answered, "students": board.students}
 

@@ -64,7 +64,7 @@ def start(f: Values, progress=None, request: gr.Request | None = None) -> dict:
         board = classroom.board(stores.default(), started.code)
     link = f"{base_of(request).rstrip('/')}/class/board?c={started.code}&lang={f.lang}"
     links = (
-        f"[{t('class.board_link', f.lang)}]({link})\n\n"
+        f"[{t('class.board_link', f.lang)}]({link}#t={started.teacher})\n\n"
         f"{t('class.teacher_link', f.lang)}: `{link}#t={started.teacher}`"
     )  # the code and token are [A-Z2-9] and URL-safe base64: nothing to escape
     return _board(f, board, request) | {"code": started.code, "teacher": started.teacher, "links": links}

@@ -43,7 +43,10 @@ STRINGS = {
         "Your teacher link — keep it private: it runs this session from any device",
         "教师链接——请勿公开：用它可以在任何设备上控制本会话",
     ),
-    "class.board_link": ("Open the board in its own window (projector)", "在单独窗口打开大屏（投影用）"),
+    "class.board_link": (
+        "Open the board in its own window (projector, with your controls)",
+        "在单独窗口打开大屏（投影用，带教师控制）",
+    ),
     "class.ended": ("The session has ended and its answers are deleted.", "会话已结束，答案已删除。"),
     # the board
     "class.join_at": ("Join at", "加入地址"),

@@ -87,6 +87,14 @@ def test_teacher_routes_need_the_token_and_the_csv_quotes_formulas(client, store
     assert ended["ended"] is True and store.meta(s.code) is None
 
 
+def test_the_board_route_shows_nicknames_to_the_teachers_token_only(client, store):
+    s = classroom.start(store, WORD)
+    classroom.join(store, s.code, "ann")
+    assert "ann" not in client.post("/class/api/board", json={"code": s.code}).json()["html"]
+    assert "ann" in client.post("/class/api/board", json={"code": s.code, "teacher": s.teacher}).json()["html"]
+    assert client.post("/class/api/board", json={"code": s.code, "teacher": "guess"}).status_code == 403
+
+
 def test_malformed_bodies_are_refused_in_words(client, store):
     for body in [b"[1]", b"not json", b"{" * 5000]:
         res = client.post("/class/api/join", content=body, headers={"content-type": "application/json"})
