@@ -14,6 +14,7 @@ from pathlib import Path  # noqa: E402
 import gradio as gr  # noqa: E402
 
 from playground.ui.attention import tab as attention_tab  # noqa: E402
+from playground.ui.classroom import render as class_render, routes as class_routes, tab as class_tab  # noqa: E402
 from playground.ui.elmo import tab as elmo_tab  # noqa: E402
 from playground.ui.fill_mask import tab as fill_mask_tab  # noqa: E402
 from playground.ui.forward import tab as forward_tab  # noqa: E402
@@ -45,6 +46,7 @@ TABS = [
     ("inside", "inside.tab", inside_tab.build_tab),
     ("insight", "insight.tab", insight_tab.build_tab),  # look inside a prediction: lens, attribution, knock-out, patching
     ("mlm_lab", "mlm_lab.tab", mlm_lab_tab.build_tab),
+    ("classroom", "class.tab", class_tab.build_tab),  # a live class: students answer on phones, the board reveals
 ]
 
 # The language is the link's `lang`, else the browser's (Accept-Language), decided by the first event of the page
@@ -52,7 +54,7 @@ TABS = [
 HEAD = (Path(__file__).parent / "assets" / "lang_first.html").read_text()
 # The built-in theme with system fonts only: a Google-font theme would fetch from outside.
 THEME = gr.themes.Default(font=["system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"])
-CSS = (Path(__file__).parent / "assets" / "style.css").read_text()
+CSS = (Path(__file__).parent / "assets" / "style.css").read_text() + class_render.CSS  # the class board's, as on /class/board
 # Plots fitted in the browser to projector mode and to phones (Plotly re-lays them out; CSS alone would clip them).
 PLOT_JS = (Path(__file__).parent / "assets" / "plot_fit.js").read_text()
 # The open tab kept in sight in the tab row, which scrolls sideways on a phone.
@@ -135,6 +137,9 @@ def launch(demo: gr.Blocks, **kwargs) -> None:
     # No "settings" footer link: its language menu would be a second switch that disagrees with ours.
     # Run history off unless PLAYGROUND_RUN_HISTORY=1: on a shared classroom PC it would keep every student's inputs
     # and results in the browser for the next one to read (docs/hosting.md).
+    limits = guard.launch_limits()
+    # The class's phone page, projector board and their JSON, beside Gradio's routes (playground/ui/classroom/routes.py)
+    limits["app_kwargs"]["routes"] = class_routes.routes()
     demo.launch(
         server_name=host,
         server_port=port,
@@ -145,7 +150,7 @@ def launch(demo: gr.Blocks, **kwargs) -> None:
         footer_links=["api"],
         mcp_server=mcp.enabled(),
         run_history=settings.current().run_history,
-        **{**guard.launch_limits(), **kwargs},
+        **{**limits, **kwargs},
     )
 
 

@@ -55,6 +55,21 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "/code": {"view": "fill_mask", "request": '{"text": "The capital of France is [MASK].", "models": ["minilm-mlm"]}'},
     "/lesson_notebook": {"lesson": "mlm", "lang": "en"},
     "/warmup": {},  # the teacher's warm-up: the lessons' default views once (slow the first time)
+    # A live class, in the order a script runs it: the code, student id and teacher token shown are placeholders that
+    # the real calls take from the calls before (CHAINED).
+    "/class_start": {"activity": "fill_blank", "text": "The capital of France is [MASK].", "model": "minilm-mlm"},
+    "/class_join": {"code": "7KQ2ZP", "nickname": "ann"},
+    "/class_answer": {"code": "7KQ2ZP", "student": "<student from /class_join>", "answer": "paris"},
+    "/class_control": {"code": "7KQ2ZP", "teacher": "<teacher from /class_start>", "action": "reveal"},
+    "/class_tally": {"code": "7KQ2ZP"},
+}
+# endpoint -> {parameter: (an earlier endpoint, the field of its answer)}; these run one after another, in this order.
+CHAINED: dict[str, dict[str, tuple[str, str]]] = {
+    "/class_start": {},
+    "/class_join": {"code": ("/class_start", "code")},
+    "/class_answer": {"code": ("/class_start", "code"), "student": ("/class_join", "student")},
+    "/class_control": {"code": ("/class_start", "code"), "teacher": ("/class_start", "teacher")},
+    "/class_tally": {"code": ("/class_start", "code")},
 }
 
 
@@ -78,8 +93,13 @@ def call_examples(url: str, names: list[str]) -> dict[str, Any]:
     missing = sorted(set(names) - set(EXAMPLES))
     if missing:
         raise SystemExit(f"no documented example for {missing}: add one to EXAMPLES in scripts/api_docs.py")
-    jobs = {name: client.submit(**EXAMPLES[name], api_name=name) for name in names}
-    return {name: job.result() for name, job in jobs.items()}
+    jobs = {name: client.submit(**EXAMPLES[name], api_name=name) for name in names if name not in CHAINED}
+    outputs = {name: job.result() for name, job in jobs.items()}
+    for name, takes in CHAINED.items():
+        if name in names:
+            filled = {param: outputs[source][field] for param, (source, field) in takes.items()}
+            outputs[name] = client.predict(**{**EXAMPLES[name], **filled}, api_name=name)
+    return outputs
 
 
 def _kind(value: Any) -> str:

@@ -31,12 +31,14 @@ python scripts/prepare_models.py
 
 if [[ "$TEST" == 1 ]]; then
   python -m pip install -q -r requirements-dev.txt
-  if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "noto sans cjk" || [[ ! -d /usr/share/wordnet ]]; then
+  if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "noto sans cjk" || [[ ! -d /usr/share/wordnet ]] \
+    || ! command -v redis-server >/dev/null; then
     # Debian's Chromium for the browser tests (never a browser download), CJK fonts so Chinese text renders in
     # screenshots, and WordNet 3.0 (wordnet-base): the English held-out texts e5-mlm's check reads
-    # (scripts/e5_mlm_eval.py, tests/integration/test_e5_mlm_everyday.py).
+    # (scripts/e5_mlm_eval.py, tests/integration/test_e5_mlm_everyday.py); redis-server: the class-session tests run
+    # the same suite on a real Redis, started on a free port (tests/redis_server.py).
     SUDO=""; [[ "$(id -u)" != 0 ]] && SUDO="sudo"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk wordnet-base >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk wordnet-base redis-server >/dev/null
   fi
 fi

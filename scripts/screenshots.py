@@ -184,6 +184,50 @@ def lab_model_attention_zh(page, url):
     _settled(page, "#attention-plot")
 
 
+def _class_session(url: str, lang: str, answers: list[str]) -> dict:
+    """A live class on the activity's own example: started through /class_start, `answers` sent by as many students."""
+    import json
+    import urllib.request
+
+    from gradio_client import Client
+
+    from playground.classroom import ACTIVITIES
+
+    activity = ACTIVITIES["fill_blank"]
+    start = Client(url, verbose=False).predict(
+        "fill_blank", activity.examples[lang], activity.models[lang], lang, 0, api_name="/class_start"
+    )
+
+    def post(path: str, body: dict) -> dict:
+        request = urllib.request.Request(url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(request, timeout=60).read())
+
+    for i, word in enumerate(answers):
+        kid = post("class/api/join", {"code": start["code"], "nickname": f"student {i + 1}"})
+        post("class/api/answer", {"code": start["code"], "student": kid["student"], "answer": word})
+    return start | {"post": post}
+
+
+def class_board_revealed(page, url):
+    """The projector's board after the reveal: the class's words beside the model's."""
+    s = _class_session(url, "en", ["Paris", "paris", "Paris", "Lyon", "London", "paris", "capital"])
+    s["post"]("class/api/control", {"code": s["code"], "teacher": s["teacher"], "action": "reveal"})
+    page.goto(f"{url}class/board?c={s['code']}&lang=en")
+    page.locator("#tpc-reveal").wait_for(timeout=60_000)
+
+
+def class_phone_zh(page, url):
+    """A student's phone in Chinese, after answering."""
+    s = _class_session(url, "zh", ["语言", "语言", "智能"])
+    page.goto(f"{url}class/join?c={s['code']}&lang=zh")
+    page.fill("#nick", "小明")
+    page.click("#join")
+    page.locator("#answer").wait_for(timeout=60_000)
+    page.fill("#answer", "语言")
+    page.click("#send")
+    page.wait_for_function("() => document.getElementById('sent').textContent.length > 0")
+
+
 CARD = (1200, 630)  # the Space's card picture (README front matter `thumbnail:`), the size link previews use
 
 
@@ -227,6 +271,8 @@ SHOTS: dict[str, tuple[dict, Callable]] = {
     "lessons-ex2-try-3-en": (DESKTOP, lesson_ex2(3, "en")),  # docs/demos/lessons.md
     "lab-model-fill-mask-en": (DESKTOP, lab_model_fill_mask),  # docs/demos/mlm-lab.md
     "lab-model-attention-zh": (DESKTOP, lab_model_attention_zh),  # docs/demos/mlm-lab.md
+    "class-board-revealed-en": ({"viewport": {"width": 1920, "height": 1080}}, class_board_revealed),  # classroom.md
+    "class-phone-zh": (PHONE, class_phone_zh),  # docs/demos/classroom.md
     "thumbnail": ({"viewport": {"width": CARD[0], "height": 900}}, thumbnail),  # README front matter
 }
 

@@ -105,6 +105,12 @@ PROMPT_ZH = "人工智能的未来是"
 PROMPT_STEP_ZH = "我爱"  # the course's GPT step by step: 我 爱 -> 自然 -> 语言 -> 处理
 
 
+def _ask(activity: str, *variants: tuple[str, str]) -> TryIt:
+    """ "Ask the class": the Class tab set up with this lesson's activity, sentence and model (the teacher then starts
+    the session there); variants as (model, text), best first."""
+    return TryIt(f"lessons.ask.{activity}", "classroom", tuple(_v(m, activity=activity, text=x, model=m) for m, x in variants))
+
+
 def _masking(strategy: str, **extra: Any) -> tuple[Variant, ...]:
     return (_v("minilm", text=MASKING_TEXT, model="minilm", strategy=strategy, seed=0, **extra),)
 
@@ -199,7 +205,12 @@ LESSONS: tuple[Lesson, ...] = (
         "mlm",
         r"$$\mathcal{L}_{\text{MLM}} = -\sum_{i \in M} \log p(x_i \mid \tilde{x}), \quad |M| \approx 15\%:"
         r"\ 80\%\ \texttt{[MASK]},\ 10\%\ \text{random},\ 10\%\ \text{unchanged}$$",
-        (TryIt("lessons.try.masking", "masking", _masking("bert", p=0.15, pm=0.8, pr=0.1, draws=2000, stats=True)),),
+        (
+            TryIt("lessons.try.masking", "masking", _masking("bert", p=0.15, pm=0.8, pr=0.1, draws=2000, stats=True)),
+            _ask(
+                "fill_blank", ("minilm-mlm", "The capital of France is [MASK]."), ("e5-mlm", "The capital of France is [MASK].")
+            ),
+        ),
     ),
     Lesson(
         "nsp",
@@ -267,6 +278,7 @@ LESSONS: tuple[Lesson, ...] = (
                     for model, note in (("gpt2-chinese", "lessons.note.gpt2_chinese"), ("gpt-zh", "lessons.note.gpt_zh"))
                 ),
             ),
+            _ask("next_token", ("smollm2-instruct", "The cat sat on the"), ("gpt-zh", PROMPT_STEP_ZH)),
         ),
     ),
     Lesson(
@@ -362,7 +374,8 @@ LESSONS: tuple[Lesson, ...] = (
                 "insight",
                 (_v("minilm-mlm", view="attribution", model="minilm-mlm", text=PATCH_B, head_layer=-1, head=0, steps=32),),
             ),
-        ),
+        )
+        + (_ask("attention", ("minilm", "The animal didn't cross the street because *it* was too tired.")),),
     ),
     Lesson(
         "block",
@@ -428,7 +441,10 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "ex2",
         r"$$p_i = \frac{\exp(z_i / T)}{\sum_j \exp(z_j / T)}, \qquad T \in \{0.1,\ 0.8,\ 1.5\}$$",
-        tuple(_sampling_zh(temperature) for temperature in (0.1, 0.8, 1.5, None)),
+        (
+            *(_sampling_zh(temperature) for temperature in (0.1, 0.8, 1.5, None)),
+            _ask("temperature", ("smollm2-instruct", "Once upon a time"), ("gpt-zh", PROMPT_ZH)),
+        ),
         exercise=True,
     ),
     Lesson(

@@ -22,6 +22,11 @@ STRINGS = {
         "本版本的游乐场还没有 MLM 实验室（在自己的语料上微调掩码语言模型）；加入后本练习会链接过去。",
     ),
     # Try-it buttons
+    # "Ask the class": the Class tab set up with the lesson's activity (the live class, playground/classroom)
+    "lessons.ask.fill_blank": ("Ask the class: fill the blank", "问问全班：填空"),
+    "lessons.ask.temperature": ("Ask the class: which temperature?", "问问全班：哪个温度？"),
+    "lessons.ask.next_token": ("Ask the class: the next token", "问问全班：下一个词元"),
+    "lessons.ask.attention": ("Ask the class: where does it look?", "问问全班：它在看哪里？"),
     "lessons.try.polysemy": ("Try it: bank in context", "动手试试：上下文中的 bank"),
     "lessons.try.elmo": ("Try it: ELMo on bank", "动手试试：ELMo 看 bank"),
     "lessons.try.elmo_mix": ("Try it: mix ELMo's layers", "动手试试：混合 ELMo 的各层"),

@@ -386,3 +386,40 @@ def launch_limits() -> dict[str, Any]:
         "state_session_capacity": settings.current().sessions,
         "app_kwargs": {"middleware": [Middleware(QueueGuard)]},
     }
+
+
+class AttemptLimiter:
+    """At most `limit` failed attempts per address in any `window_s` seconds (join codes: guessing stays slow).
+
+    Only failures count, so a whole class joining from one school address is never held back; a wrong code is. Per
+    process: with N replicas an address gets N times the attempts (docs/hosting.md counts with it).
+    """
+
+    def __init__(self, limit: int = 10, window_s: float = 60.0, clock=time.monotonic, remembered: int = 10_000):
+        self.limit, self.window_s, self.clock, self.remembered = limit, window_s, clock, remembered
+        self._failures: OrderedDict[str, list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _recent(self, who: str) -> list[float]:
+        since = self.clock() - self.window_s
+        times = [x for x in self._failures.get(who, []) if x > since]
+        if times:
+            self._failures[who] = times
+            self._failures.move_to_end(who)
+        else:
+            self._failures.pop(who, None)
+        return times
+
+    def allowed(self, who: str) -> bool:
+        with self._lock:
+            return len(self._recent(who)) < self.limit
+
+    def failed(self, who: str) -> None:
+        with self._lock:
+            self._failures[who] = [*self._recent(who), self.clock()]
+            self._failures.move_to_end(who)
+            while len(self._failures) > self.remembered:  # bounded: the oldest addresses are forgotten first
+                self._failures.popitem(last=False)
+
+
+JOINS = AttemptLimiter()  # the app's join guard: /class/api/join and the /class_join endpoint share it

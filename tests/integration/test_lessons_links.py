@@ -66,5 +66,6 @@ def test_offline_links_pick_the_bundled_masked_lm_and_run_the_statistics():
     assert "minilm-mlm" in fill.params["models"]
     (electra,) = links["electra"]
     assert electra.params["generator"] == "masked:minilm-mlm" and electra.params["model"] == "minilm"
-    (mlm,) = links["mlm"]
+    mlm, ask = links["mlm"]  # the masking view, then "Ask the class" (the Class tab)
+    assert ask.tab == "classroom" and ask.params["model"] == "minilm-mlm"
     assert mlm.params["stats"] is True and mlm.params["draws"] >= 1000

@@ -62,6 +62,12 @@ GOOD = {
     "models": ["minilm"],
     "model": "minilm",
     "view": "fill_mask",  # /code: which view's script
+    "activity": "fill_blank",  # /class_start
+    "code": "ABCDEF",  # the class endpoints: a well-formed join code (no such session: refused after the checks)
+    "student": "not-a-student",
+    "answer": "paris",
+    "teacher": "not-the-teacher",
+    "action": "reveal",
 }
 GOOD_FOR = {("inside_nsp", "text"): "The cat sat on the mat. It purred. Then it slept."}
 

@@ -34,11 +34,14 @@ ARGUMENTS = {  # beyond test_api_bad_values' good values: a model of each kind t
     "fill_mask": {"models": ["bert", "gpt2"]},
     "masking": {"strategy": "electra", "generator": "masked:electra-generator"},  # the objective that runs models
     "code": {"request": '{"text": "the [MASK] sat on the mat."}'},
+    "class_start": {"model": "minilm-mlm"},  # fill the blank: a masked LM
 }
 # ELMo's endpoints run the bundled ELMo on the CPU, no GPU call, by design (docs/hosting.md): only a transformers
 # model would be wrong there.
 CPU_BY_DESIGN = {"elmo_vectors", "elmo_bilm", "elmo_oov"}
 NOT_GPU = {"mlm_lab_train", "warmup"}  # the lab trains in its own worker process; the warm-up calls the entries
+# A live class's other endpoints read and write the session store only (no model); /class_start runs its model above.
+NOT_GPU |= {"class_join", "class_answer", "class_tally", "class_control"}
 
 
 @pytest.fixture(scope="module")
