@@ -16,6 +16,7 @@ STRINGS = {
         "intfloat/multilingual-e5-small + MLM head trained here",
         "intfloat/multilingual-e5-small + 本项目训练的 MLM 头",
     ),
+    "models.t5-classroom": ("a small classroom T5, trained here", "课堂用小型 T5（本项目训练）"),
     "models.bert-nsp": ("BERT base (uncased), NSP head", "BERT base（uncased），NSP 头"),
     "models.e5-small": ("multilingual-E5 small (4-bit, dequantized)", "multilingual-E5 small（4 位量化，已反量化）"),
     "models.elmo-allennlp-small": (
