@@ -241,7 +241,7 @@ BUILTIN = [
         source="bundled",
         subdir="assets/t5_classroom",
         model_type="t5",
-    ),  # zh<->en on HSK sentences + CC-CEDICT by scripts/train_t5.py (CC BY-SA 4.0; docs/models.md#the-classroom-t5)
+    ),  # zh<->en on HSK sentences + CC-CEDICT by scripts/train_t5.py (CC BY-SA 4.0; docs/models.md#the-classroom-t5-trained-here)
     ModelSpec(
         "elmo-allennlp-small",
         "allennlp/elmo_2x1024_128_2048cnn_1xhighway",

@@ -13,7 +13,8 @@ Three measures, each in both directions (Chinese -> English, English -> Chinese)
   each pair, the source word's cross-attention (summed over its tokens; averaged over heads, over all decoder
   layers and, separately, the last) goes to one decoder step most strongly; it is a hit when that step writes a
   token of the word's dictionary translation. The reverse reading (a translation word's steps look most at which
-  source token) and chance (the translation's share of the target tokens) are reported too.
+  source token) and chance (the translation's share of the target tokens; for the reverse, the source word's share
+  of the source tokens, task prefix included) are reported too.
 
     python scripts/t5_eval.py                    # the bundled model (through the registry), all 432 held-out
     python scripts/t5_eval.py --subset 40 --write assets/t5_classroom/eval_subset.json
@@ -112,7 +113,7 @@ def alignment(model, tokenizer, sentences, lex: Lexicon) -> dict:
         ("zh_en", data.ZH_EN, lambda s: s.zh, lambda s: s.en, False),
         ("en_zh", data.EN_ZH, lambda s: s.en, lambda s: s.zh, True),
     ):
-        counts = {"pairs": 0, "all_layers": 0, "last_layer": 0, "reverse_all_layers": 0, "chance": 0.0}
+        counts = {"pairs": 0, "all_layers": 0, "last_layer": 0, "reverse_all_layers": 0, "chance": 0.0, "reverse_chance": 0.0}
         for s in sentences:
             pairs = dictionary_pairs(s, lex)
             if not pairs:
@@ -141,6 +142,7 @@ def alignment(model, tokenizer, sentences, lex: Lexicon) -> dict:
                     if name == "all_layers":
                         counts["pairs"] += 1
                         counts["chance"] += len(t_tok) / att.shape[0]
+                        counts["reverse_chance"] += len(s_tok) / att.shape[1]
                         source_token = int(att[t_tok].sum(0).argmax())
                         counts["reverse_all_layers"] += source_token in s_tok
         n = max(counts["pairs"], 1)
@@ -150,6 +152,7 @@ def alignment(model, tokenizer, sentences, lex: Lexicon) -> dict:
             "last_layer": round(counts["last_layer"] / n, 3),
             "reverse_all_layers": round(counts["reverse_all_layers"] / n, 3),
             "chance": round(counts["chance"] / n, 3),
+            "reverse_chance": round(counts["reverse_chance"] / n, 3),
         }
     return out
 

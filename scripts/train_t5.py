@@ -8,7 +8,8 @@ checkpoint, so a resumed run reads text exactly as before.
 
 Every --eval-minutes: greedy translations of the dev sentences (carved from the train split, never the held-out
 split) in both directions, chrF (sacrebleu); when the mean chrF beats the best so far, the model is written to --out
-in float16 with its tokenizer, and summary.json is written. The log is appended to --out/train.log.
+in float16 with its tokenizer, and summary.json is written. The log is appended to --log (assets/t5_classroom/
+train.log). The committed model's held-out numbers come from scripts/t5_eval.py, run on what --out holds.
 
 Resumable: --checkpoint-dir (default /work/ckpt/t5) holds last.pt (float32 weights, AdamW state, step, minutes, best)
 and the tokenizer. Run it niced on one thread:
@@ -139,11 +140,15 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
     parser.add_argument("--warmup", type=int, default=400)
     parser.add_argument("--eval-minutes", type=float, default=10.0)
+    parser.add_argument(
+        "--shares", type=float, nargs=3, default=(0.6, 0.25, 0.15), help="HSK pairs, CC-CEDICT pairs, span corruption"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--checkpoint-dir", type=Path, default=Path("/work/ckpt/t5"))
     parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--out", type=Path, default=OUT, help="where the best model and summary.json are written")
+    parser.add_argument("--log", type=Path, default=OUT / "train.log", help="appended to (the committed log)")
     args = parser.parse_args()
 
     import torch
@@ -153,7 +158,7 @@ def main() -> None:
     torch.manual_seed(args.seed)  # a script, not the app: the global RNG is this process's own
     args.out.mkdir(parents=True, exist_ok=True)
     args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
-    say = logger(args.out / "train.log")
+    say = logger(args.log)
     train, dev, held = data.hsk_splits()
     senses, counts = data.cedict_senses(), data.jieba_counts()
     words = data.cedict_pairs(senses, counts)
@@ -176,10 +181,10 @@ def main() -> None:
     say(
         f"--- scripts/train_t5.py{' (resumed)' if step else ''}: T5 {json.dumps(CONFIG)}, vocab {len(tokenizer)}, "
         f"{n_params:,} params; HSK train {len(train)} (dev {len(dev)}, held out {len(held)} unread), CC-CEDICT "
-        f"word pairs {len(words)}; batch {args.batch}, lr {args.lr} warm-up {args.warmup}, seed {args.seed}, "
-        f"threads {args.threads}; step {step}, {minutes_before:.1f} min before"
+        f"word pairs {len(words)}; shares {args.shares}; batch {args.batch}, lr {args.lr} warm-up {args.warmup}, "
+        f"seed {args.seed}, threads {args.threads}; step {step}, {minutes_before:.1f} min before"
     )
-    mix = data.Mixture(tokenizer, train, words)
+    mix = data.Mixture(tokenizer, train, words, shares=tuple(args.shares))
     rng = random.Random(args.seed * 100_003 + step)  # a resumed run draws new batches, not the first ones again
 
     def evaluate(minutes: float) -> None:

@@ -153,4 +153,6 @@ def test_the_held_out_measures_are_rates_on_the_tiny_model(tokenizer, model):
     for direction in ("zh_en", "en_zh"):
         assert 0 <= result["chrf"][direction] <= 100 and 0 <= result["key_word"][direction] <= 1
         a = result["alignment"][direction]
-        assert a["pairs"] > 0 and all(0 <= a[k] <= 1 for k in ("all_layers", "last_layer", "reverse_all_layers", "chance"))
+        assert a["pairs"] > 0 and all(
+            0 <= a[k] <= 1 for k in ("all_layers", "last_layer", "reverse_all_layers", "chance", "reverse_chance")
+        )
