@@ -23,6 +23,7 @@ Three measures, each in both directions (Chinese -> English, English -> Chinese)
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -64,6 +65,7 @@ class Lexicon:
     tags: dict
 
     @classmethod
+    @functools.cache  # 2-3 s of parsing: once per process (the integration tests ask twice)
     def load(cls) -> Lexicon:
         return cls(data.cedict_senses(), data.jieba_counts(), data.jieba_tags())
 
