@@ -262,6 +262,17 @@ BUILTIN = [
         max_length=0,
     ),
     ModelSpec(
+        "t5-classroom",
+        "transformer-playground/t5-classroom-hsk-cedict",
+        "seq2seq",
+        "T5",
+        "a small classroom T5, trained here",
+        _EN_ZH,
+        source="bundled",
+        subdir="assets/t5_classroom",
+        model_type="t5",
+    ),  # zh<->en on HSK sentences + CC-CEDICT by scripts/train_t5.py (CC BY-SA 4.0; docs/models.md#the-classroom-t5-trained-here)
+    ModelSpec(
         "elmo-allennlp-small",
         "allennlp/elmo_2x1024_128_2048cnn_1xhighway",
         "elmo",
