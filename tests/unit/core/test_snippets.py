@@ -30,6 +30,7 @@ REQUESTS = {
     "elmo_oov": {"words": TEXT},
     "mlm_lab": {"use_sample": True, "corpus_file": 'my "corpus" {x}.txt'},
     "forward_block": {"model": "minilm", "text": TEXT, "layer": 2},
+    "text_to_text": {"model": "t5-small", "text": TEXT, "temperature": 0.7, "top_k": 5, "seed": 2},
 }
 
 
