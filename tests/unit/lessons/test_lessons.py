@@ -11,11 +11,11 @@ from playground.ui.common.strings import STRINGS
 
 CONCEPTS = [
     "static", "elmo", "embeddings", "mlm", "nsp", "causal", "sampling",
-    "roberta", "albert", "spanbert", "electra", "xlnet", "attention", "block", "finetune",
+    "roberta", "albert", "spanbert", "electra", "xlnet", "attention", "block", "t5", "encdec", "finetune",
 ]  # fmt: skip
 
 
-def test_the_course_order_fifteen_concepts_then_five_exercises():
+def test_the_course_order_seventeen_concepts_then_five_exercises():
     assert [lesson.key for lesson in LESSONS if not lesson.exercise] == CONCEPTS
     assert [lesson.key for lesson in LESSONS if lesson.exercise] == [f"ex{n}" for n in range(1, 6)]
 
@@ -134,7 +134,8 @@ def test_previous_and_next_step_through_the_course_and_stop_at_its_ends():
 # tests/e2e/test_lessons.py::test_landing_page_is_the_lessons_tab_with_every_formula_rendered_offline renders them all.
 KATEX = set(
     "Big approx arg ast begin big cdot cos dots end exp frac gamma ge hat in infty lVert lambda le ll log longrightarrow "
-    "mathbb mathcal mathrm max mid min qquad quad rVert setminus sim sin sqrt sum text texttt theta tilde times top".split()
+    "mathbb mathcal mathrm max mid min oplus prod qquad quad rVert setminus sim sin sqrt sum text texttt theta tilde times "
+    "top".split()
 )
 
 
