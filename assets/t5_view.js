@@ -111,7 +111,8 @@ function render() {
   const steps = r.steps;
   if (!steps.length) return;
   const key = `${r.model}|${r.source_tokens.join('\u0001')}|${r.output_ids.join(',')}`;
-  if (state.key !== key) Object.assign(state, { key, step: 0, layer: -1, head: -1 });
+  // a new run starts at its first step; greedy shows the raw softmax (its other stages keep the argmax alone)
+  if (state.key !== key) Object.assign(state, { key, step: 0, layer: -1, head: -1, stage: r.settings.temperature === 0 ? 'raw' : 'top_p' });
   state.step = Math.max(0, Math.min(steps.length - 1, state.step));
   const s = steps[state.step];
   const go = (i) => { state.step = Math.max(0, Math.min(steps.length - 1, i)); render(); };
@@ -158,7 +159,7 @@ function render() {
   const bars = make('div', { class: 'tp-t5-bars' }, d.tokens.map((tok, i) => make('div', {
     class: `tp-t5-bar${d.token_ids[i] === s.token_id ? ' tp-t5-marked' : ''}${filtered[i] ? ' tp-t5-filtered' : ''}`,
   }, make('span', { class: 'tp-t5-bar-label' }, tok),
-  make('span', { class: 'tp-t5-bar-fill', style: `width:${Math.max(1, Math.round(240 * probs[i]))}px` }),
+  make('span', { class: 'tp-t5-bar-track' }, make('span', { class: 'tp-t5-bar-fill', style: `width:${(100 * probs[i]).toFixed(1)}%` })),
   make('span', {}, pct(probs[i])))));
   element.append(make('h4', {}, tx['distribution']), stageButtons,
     make('p', { class: 'tp-t5-kept' }, fill(tx['kept'], { kept: d.kept[state.stage], bits: d.entropy_bits[state.stage].toFixed(2) })), bars);
