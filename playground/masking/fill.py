@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import torch
-
 from playground import device
 from playground.models import LoadedModel
 
@@ -27,6 +25,8 @@ class Fill:
 @device.entry(10)
 def fill_sentinels(lm: LoadedModel, input_ids: list[int], sentinels: list[str], originals: list[str]) -> list[Fill]:
     """The model's answer to the corrupted ids, split at the sentinels it was asked about (greedy decoding)."""
+    import torch  # deferred: the masking objectives import this module; only a T5's answer needs torch
+
     tok = lm.tokenizer
     sentinel_ids = tok.convert_tokens_to_ids(sentinels)
     with torch.inference_mode():

@@ -13,6 +13,7 @@ import numpy as np
 
 from playground.errors import InputError
 from playground.registry import get_spec
+from playground.masking.fill import fill_sentinels
 from playground.masking.encoding import Encoded, encode, result_of, words_of
 from playground.masking.results import IGNORE, MaskingResult
 
@@ -181,8 +182,6 @@ def t5_span_corruption(tokenizer, text: str, seed: int, model: str = "", load: A
         "content_tokens": len(content),
     }
     if real and model and load is not None and get_spec(model).kind == "seq2seq":
-        from playground.masking.fill import fill_sentinels  # torch: only when a T5 answers
-
         fills = fill_sentinels(load(model), input_ids, names[:n_spans], spans_text)
         details["filled"] = [{"sentinel": f.sentinel, "original": f.original, "filled": f.filled} for f in fills]
     return result_of("t5", enc, actions, labels, inputs, details=details)
