@@ -19,6 +19,11 @@ from playground.registry import get_spec
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 FOLDER = ROOT / "assets" / "t5_classroom"
+# Until a checkpoint translates, its weights are not committed (docs/models.md: the measures of the best one are);
+# then this module has nothing to load. The views are tested on tiny random T5s in the unit tier meanwhile.
+pytestmark = pytest.mark.skipif(
+    not (FOLDER / "model.safetensors").is_file(), reason="the classroom T5's weights are not committed (docs/models.md)"
+)
 SUBSET = 40
 MARGIN = {"chrf": 1.0, "rate": 0.03}  # greedy decoding in float32 is deterministic here; the margin covers other CPUs
 

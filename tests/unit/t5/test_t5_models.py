@@ -55,3 +55,15 @@ def test_each_hub_layout_runs_step_by_step_as_generate(key):
         ids = model.generate(**enc, max_new_tokens=6, do_sample=False, num_beams=1)[0].tolist()
     assert list(r.output_ids) == ids[1:]
     assert r.cross_attention.shape[2:] == (len(r.steps), len(r.source_tokens))
+
+
+def test_a_model_trained_here_without_committed_weights_is_unavailable_and_says_why(tmp_path):
+    from playground import availability
+    from playground.registry import ModelSpec
+
+    spec = ModelSpec("t", "here/t5", "seq2seq", "T5", "t", source="bundled", subdir=str(tmp_path), model_type="t5")
+    (tmp_path / "train.log").write_text("measures, no weights\n")
+    state = availability.check(spec)
+    assert not state.ok and state.code == "not_committed" and str(tmp_path) in state.reason
+    (tmp_path / "model.safetensors").write_bytes(b"")
+    assert availability.check(spec).code != "not_committed"
