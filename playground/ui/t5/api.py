@@ -29,7 +29,7 @@ def text_to_text_api(
         max_new_tokens: decoder steps at most, a whole number from 1 to 64 (it stops earlier at </s>).
         temperature: 0 (greedy, the default) or from 0.0001 to 2.
         top_k: keep the k most probable tokens, a whole number from 0 (off) to 1000.
-        top_p: keep the smallest set with this much probability, a number in (0, 1]; 1 = off.
+        top_p: keep the smallest set with this much probability, a number above 0 and at most 1 (1 = off).
         seed: the sampler's seed, a whole number from 0 (used when temperature > 0).
         lang: "en" or "zh", the language of messages.
     """
