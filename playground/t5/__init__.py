@@ -240,14 +240,14 @@ def default_model(lang: str | None = None) -> str | None:
 def check_request(request: TextToTextRequest) -> TextToTextRequest:
     """The request with every field checked (model "" -> the default encoder-decoder), or the checks' InputError."""
     text = checks.text(request.text, "text", MAX_TEXT_CHARS)
-    model = request.model
+    max_new = checks.whole(request.max_new_tokens, "max_new_tokens", 1, MAX_NEW_TOKENS)
+    s = warpers.settings(request.temperature, request.top_k, request.top_p)
+    seed = checks.seed(request.seed)
+    model = request.model  # last: a bad field is named even where no encoder-decoder can load
     if model is None or model == "":
         model = default_model() or ""
         if not model:
             raise InputError("t5_no_model", "No encoder-decoder model can load here (offline, and none is bundled).")
-    max_new = checks.whole(request.max_new_tokens, "max_new_tokens", 1, MAX_NEW_TOKENS)
-    s = warpers.settings(request.temperature, request.top_k, request.top_p)
-    seed = checks.seed(request.seed)
     return TextToTextRequest(text, model, max_new, s.temperature, s.top_k, s.top_p, seed)
 
 
