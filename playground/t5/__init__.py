@@ -247,7 +247,7 @@ def check_request(request: TextToTextRequest) -> TextToTextRequest:
     if model is None or model == "":
         model = default_model() or ""
         if not model:
-            raise InputError("t5_no_model", "No encoder-decoder model can load here (offline, and none is bundled).")
+            raise InputError("t5_no_model", "No encoder-decoder model can load here (the unavailable models list says why).")
     return TextToTextRequest(text, model, max_new, s.temperature, s.top_k, s.top_p, seed)
 
 

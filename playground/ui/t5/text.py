@@ -50,8 +50,8 @@ STRINGS = {
     ),
     "error.t5_too_long": ("The text has {n} tokens; this view reads at most {limit}.", "这段文本有 {n} 个词元；本视图最多读取 {limit} 个。"),
     "error.t5_no_model": (
-        "No encoder-decoder model can load here (offline, and none is bundled).",
-        "这里无法加载任何编码器-解码器模型（离线，且没有自带模型）。",
+        "No encoder-decoder model can load here: “Models not available here” below says why for each.",
+        "这里无法加载任何编码器-解码器模型：下方“此处不可用的模型”列出了各自的原因。",
     ),
     # what the page's own script writes (assets/t5_view.js); {…} are filled there
     "t5.ui.source": ("Source (what the encoder read)", "源文本（编码器读到的）"),
