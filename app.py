@@ -25,6 +25,7 @@ from playground.ui.masking import tab as masking_tab  # noqa: E402
 from playground.ui.mlm_lab import tab as mlm_lab_tab  # noqa: E402
 from playground.ui.polysemy import tab as polysemy_tab  # noqa: E402
 from playground.ui.sampling import tab as sampling_tab  # noqa: E402
+from playground.ui.t5 import tab as t5_tab  # noqa: E402
 from playground.serve import gpu, guard, mcp  # noqa: E402
 from playground.ui.common.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
 from playground.ui.common import code_panel  # noqa: E402
@@ -43,6 +44,7 @@ TABS = [
     ("sampling", "sampling.tab", sampling_tab.build_tab),
     ("attention", "attention.tab", attention_tab.build_tab),
     ("forward", "forward.tab", forward_tab.build_tab),  # the whole Transformer, one forward pass
+    ("t5", "t5.tab", t5_tab.build_tab),  # the encoder-decoder: text to text, one decoder step at a time
     ("inside", "inside.tab", inside_tab.build_tab),
     ("insight", "insight.tab", insight_tab.build_tab),  # look inside a prediction: lens, attribution, knock-out, patching
     ("mlm_lab", "mlm_lab.tab", mlm_lab_tab.build_tab),

@@ -1,7 +1,7 @@
 """Transformer block kinds as data: where each stage of a forward pass lives in a model, and its formula.
 
-One row per block kind (post-LN BERT, pre-LN GPT-2, pre-RMSNorm Llama; T5's decoder block is left as a row
-shape for the T5 work). A row names every stage's module, which side of it holds the stage (its output, its
+One row per block kind (post-LN BERT, pre-LN GPT-2, pre-RMSNorm Llama, T5's decoder block with cross-attention).
+A row names every stage's module, which side of it holds the stage (its output, its
 second output, its input), how `playground.forward.formulas` recomputes it from other stages and the weights,
 and the formula a student reads. `playground.capture` reads this table and nothing else, so a view asks for
 stage names ("blocks.3.attn.out"), never for modules or model names.
@@ -40,10 +40,17 @@ class BlockKind:
     block: tuple[Stage, ...]  # one block, in order; "resid_pre" (its input) comes first, "resid_post" last
     final: tuple[Stage, ...]  # after the last block: final norm, output head, logits (inputs "last.*": last block)
     rotary: str = ""  # path of the rotary embedding module (its inv_freq buffer gives the angles)
+    relative_bias: str = ""  # path of the attention module whose table gives the relative position bias (T5)
 
 
 def _attention(
-    qkv: tuple[str, str, str], pattern: str, w_o: str, source: str, part: bool = False, bias: bool = True
+    qkv: tuple[str, str, str],
+    pattern: str,
+    w_o: str,
+    source: str,
+    part: bool = False,
+    bias: bool = True,
+    weights_at: str = "out1",
 ) -> tuple[Stage, ...]:
     """q, k, v -> pattern -> heads concatenated -> × W^O: the same stages in every kind, only the paths differ."""
     b = " + b" if bias else ""  # Llama's projections have no bias
@@ -53,7 +60,7 @@ def _attention(
     ]
     return (
         *proj,
-        Stage("attn.pattern", pattern, "out1", op="attention", inputs=("attn.q", "attn.k"),
+        Stage("attn.pattern", pattern, weights_at, op="attention", inputs=("attn.q", "attn.k"),
               formula="A = softmax(q·kᵀ/√d_head + mask)"),
         Stage("attn.concat", w_o, "in", op="mix", inputs=("attn.pattern", "attn.v"), formula="concat_h(A_h·v_h): (T, h·d_v)"),
         Stage("attn.out", w_o, op="linear", inputs=("attn.concat",), formula=f"concat·W^O{b}, W^O: (h·d_v) × d_model"),
@@ -162,10 +169,11 @@ PRE_RMS = BlockKind(
     ),
 )  # fmt: skip
 
-# T5's decoder block, for the T5 work to fill: self-attention -> cross-attention -> FFN, each pre-normed by T5's
-# RMS LayerNorm (no mean, no bias) and added back; no position embedding, a relative position bias added to the
-# scores instead (computed in block 0, shared by the others). The ops "t5_attention" (bias, no 1/√d scaling) and
-# "relu" are not written yet, so the row is not in KINDS and a T5 model is refused like any unknown one.
+# T5's decoder block: self-attention -> cross-attention -> FFN, each pre-normed by T5's RMS LayerNorm (no mean, no
+# bias) and added back. No position embedding: a learned relative position bias (a table of buckets in block 0,
+# shared by the others) is added to the scores, which T5 does not scale by 1/√d. Cross-attention reads the encoder's
+# output: its keys and values come from the source, its queries from the decoder. The ReLU FFN is T5 v1.0's
+# (t5-small, the classroom T5); T5 v1.1 / Flan-T5's gated FFN (wi_0, wi_1) is another row, not written.
 T5_DECODER = BlockKind(
     key="t5_decoder",
     label="T5 decoder block: self-attention, cross-attention, FFN (pre-RMSNorm, relative position bias)",
@@ -174,30 +182,48 @@ T5_DECODER = BlockKind(
     causal=True,
     rope=False,
     act="dense_act_fn",
-    embed=(Stage("embed.token", "shared", op="embedding", inputs=("ids",), formula="E_token[id]"),),
+    relative_bias="decoder.block.0.layer.0.SelfAttention",
+    embed=(
+        Stage("encoder.out", "top:encoder.final_layer_norm", op="same", inputs=("encoder.out",),
+              formula="Enc(source): the encoder stack's output, what every cross-attention reads"),
+        Stage("embed.token", "decoder.embed_tokens", op="embedding", inputs=("ids",),
+              formula="E_token[id] (no position: a relative bias in the scores)"),
+    ),
     block=(
         _RESID_PRE,
-        Stage("ln1", "layer.0.layer_norm", op="rmsnorm", inputs=("resid_pre",)),
+        Stage("ln1", "layer.0.layer_norm", op="rmsnorm", inputs=("resid_pre",), formula="x / rms(x) · g"),
         *_attention(("layer.0.SelfAttention.q", "layer.0.SelfAttention.k", "layer.0.SelfAttention.v"),
-                    "layer.0.SelfAttention", "layer.0.SelfAttention.o", "ln1", bias=False),
-        Stage("resid_mid", "layer.1.layer_norm", "in", op="add", inputs=("resid_pre", "attn.out")),
-        Stage("ln_cross", "layer.1.layer_norm", op="rmsnorm", inputs=("resid_mid",)),
-        Stage("cross.q", "layer.1.EncDecAttention.q", op="linear", inputs=("ln_cross",)),
-        Stage("cross.pattern", "layer.1.EncDecAttention", "out1", op="cross_attention", inputs=("cross.q", "encoder")),
-        Stage("cross.concat", "layer.1.EncDecAttention.o", "in", op="mix", inputs=("cross.pattern", "encoder")),
-        Stage("cross.out", "layer.1.EncDecAttention.o", op="linear", inputs=("cross.concat",)),
-        Stage("resid_cross", "layer.2.layer_norm", "in", op="add", inputs=("resid_mid", "cross.out")),
-        Stage("ln2", "layer.2.layer_norm", op="rmsnorm", inputs=("resid_cross",)),
-        Stage("mlp.pre_act", "layer.2.DenseReluDense.wi", op="linear", inputs=("ln2",)),
-        Stage("mlp.post_act", "layer.2.DenseReluDense.wo", "in", op="act", inputs=("mlp.pre_act",)),
-        Stage("mlp.out", "layer.2.DenseReluDense.wo", op="linear", inputs=("mlp.post_act",)),
-        Stage("resid_post", "", op="add", inputs=("resid_cross", "mlp.out")),
+                    "layer.0.SelfAttention", "layer.0.SelfAttention.o", "ln1", bias=False, weights_at="out2"),
+        Stage("resid_mid", "layer.1.layer_norm", "in", op="add", inputs=("resid_pre", "attn.out"),
+              formula="x + SelfAttn(RMSNorm(x))"),
+        Stage("ln_cross", "layer.1.layer_norm", op="rmsnorm", inputs=("resid_mid",), formula="h / rms(h) · g"),
+        Stage("cross.q", "layer.1.EncDecAttention.q", op="linear", inputs=("ln_cross",), formula="q = RMSNorm(h)·W_Q"),
+        Stage("cross.k", "layer.1.EncDecAttention.k", op="linear", inputs=("encoder.out",), formula="k = Enc(source)·W_K"),
+        Stage("cross.v", "layer.1.EncDecAttention.v", op="linear", inputs=("encoder.out",), formula="v = Enc(source)·W_V"),
+        Stage("cross.pattern", "layer.1.EncDecAttention", "out2", op="cross_attention", inputs=("cross.q", "cross.k"),
+              formula="A = softmax(q·kᵀ): decoder steps × source tokens"),
+        Stage("cross.concat", "layer.1.EncDecAttention.o", "in", op="mix", inputs=("cross.pattern", "cross.v"),
+              formula="concat_h(A_h·v_h): (T, h·d_v)"),
+        Stage("cross.out", "layer.1.EncDecAttention.o", op="linear", inputs=("cross.concat",),
+              formula="concat·W^O, W^O: (h·d_v) × d_model"),
+        Stage("resid_cross", "layer.2.layer_norm", "in", op="add", inputs=("resid_mid", "cross.out"),
+              formula="h + CrossAttn(RMSNorm(h), Enc(source))"),
+        Stage("ln2", "layer.2.layer_norm", op="rmsnorm", inputs=("resid_cross",), formula="h / rms(h) · g"),
+        Stage("mlp.pre_act", "layer.2.DenseReluDense.wi", op="linear", inputs=("ln2",), formula="RMSNorm(h)·W₁"),
+        Stage("mlp.post_act", "layer.2.DenseReluDense.wo", "in", op="act", inputs=("mlp.pre_act",), formula="ReLU(·)"),
+        Stage("mlp.out", "layer.2.DenseReluDense.wo", op="linear", inputs=("mlp.post_act",), formula="ReLU(·)·W₂"),
+        Stage("resid_post", "", op="add", inputs=("resid_cross", "mlp.out"), formula="h + FFN(RMSNorm(h))"),
     ),
-    final=(Stage("final_norm", "decoder.final_layer_norm", op="rmsnorm", inputs=("last.resid_post",)),),
+    final=(
+        Stage("final_norm", "decoder.final_layer_norm", op="rmsnorm", inputs=("last.resid_post",),
+              formula="x_L / rms(x_L) · g"),
+        Stage("logits", "top:lm_head", op="t5_logits", inputs=("final_norm",),
+              formula="(RMSNorm(x_L) · d_model^-½)·E_tokenᵀ (the scale when the head is tied)", optional=True),
+    ),
 )  # fmt: skip
 
 # config.model_type -> block kind: the one place a model's architecture is recognised.
-KINDS: dict[str, BlockKind] = {"bert": POST_LN, "gpt2": PRE_LN, "llama": PRE_RMS}
+KINDS: dict[str, BlockKind] = {"bert": POST_LN, "gpt2": PRE_LN, "llama": PRE_RMS, "t5": T5_DECODER}
 
 
 def block_kind(model: Any, label: str = "") -> BlockKind:

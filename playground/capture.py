@@ -118,7 +118,7 @@ def _hooks(module: Any, group: list[Point], cache: dict, replace: Mapping[str, R
             many = isinstance(output, (tuple, list))
             items = list(output) if many else [output]
             for p in outputs:
-                slot = 1 if p.stage.at == "out1" else 0
+                slot = {"out1": 1, "out2": 2}.get(p.stage.at, 0)  # T5's attention: (output, position bias, weights)
                 if p.name in replace:
                     items[slot] = _swap(items[slot], p.stage.part, replace[p.name])
                 record(p, items[slot])

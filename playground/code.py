@@ -22,6 +22,7 @@ from playground.mlm_lab import code as mlm_lab_code
 from playground.polysemy import code as polysemy_code
 from playground.sampling import code as sampling_code
 from playground.snippets import Snippet
+from playground.t5 import code as t5_code
 
 MAX_REQUEST_CHARS = 100_000  # a request's JSON text; longer is refused before parsing
 
@@ -45,6 +46,7 @@ def views() -> dict[str, View]:
         mlm_lab_code,
         forward_code,
         insight_code,
+        t5_code,
     ):
         table.update(module.VIEWS)
     return table

@@ -73,6 +73,10 @@ _ROBERTA = "e2da8e2f811d1448a5b465c236feacd80ffbac7b"
 _BERT_CHINESE = "8f23c25b06e129b6c986331a13d8d025a92cf0ea"
 _GPT2 = "607a30d783dfa663caf39e06633721c8d4cfcd7e"
 _GPT2_CHINESE = "c2c0249d8a2731f269414cc3b22dff021f8e07a3"
+# T5: the course's three examples run on t5-small (the lessons' try-it links), so it is pinned and preloaded too.
+_T5_SMALL = "df1b051c49625cf57a3d0d8d3863ed4d13564fe4"
+_FLAN_T5_SMALL = "0fc9ddf78a1e988dac52e2dac162b0ede4fd74ab"
+_T5_CHINESE = "6858368c39dad6e7cdf9ab0d4de753efac18b557"
 _ELMO_S3 = "https://s3-us-west-2.amazonaws.com/allennlp/models/elmo"
 
 BUILTIN = [
@@ -121,7 +125,33 @@ BUILTIN = [
         model_type="electra",
     ),
     ModelSpec("xlnet", "xlnet/xlnet-base-cased", "permutation", "XLNet", "XLNet base (cased)", model_type="xlnet"),
-    ModelSpec("t5-small", "google-t5/t5-small", "seq2seq", "T5", "T5 small", model_type="t5"),
+    # T5 v1.0 small: pre-trained on C4 span corruption mixed with the supervised tasks under their text prefixes
+    # (translate English to German/French/Romanian:, summarize:, sst2 sentence:, cola sentence:, ...), so the
+    # course's examples give real answers. English in; German, French, Romanian out; no Chinese in its vocabulary.
+    ModelSpec("t5-small", "google-t5/t5-small", "seq2seq", "T5", "T5 small", model_type="t5", revision=_T5_SMALL),
+    # Flan-T5 small: T5 v1.1 (gated-GELU FFN, untied head) instruction-tuned on ~1,800 tasks: follows plain
+    # instructions ("Translate to German: ..."), not only T5's fixed prefixes.
+    ModelSpec(
+        "flan-t5-small",
+        "google/flan-t5-small",
+        "seq2seq",
+        "T5",
+        "Flan-T5 small (instruction-tuned)",
+        model_type="t5",
+        revision=_FLAN_T5_SMALL,
+    ),
+    # UER's Chinese T5 small: span corruption only, on CLUECorpusSmall; no task was trained, so it fills sentinels
+    # (its vocabulary writes them extra0..extra99, read by a BERT-style tokenizer) and translates nothing.
+    ModelSpec(
+        "t5-chinese",
+        "uer/t5-small-chinese-cluecorpussmall",
+        "seq2seq",
+        "T5",
+        "Chinese T5 small (UER, CLUECorpusSmall; span corruption only)",
+        _ZH,
+        model_type="t5",
+        revision=_T5_CHINESE,
+    ),
     ModelSpec(
         "gpt2", "openai-community/gpt2", "causal", "GPT", "GPT-2 small", max_length=1024, model_type="gpt2", revision=_GPT2
     ),
@@ -261,6 +291,17 @@ BUILTIN = [
         subdir="assets/elmo",
         max_length=0,
     ),
+    ModelSpec(
+        "t5-classroom",
+        "transformer-playground/t5-classroom-hsk-cedict",
+        "seq2seq",
+        "T5",
+        "a small classroom T5, trained here",
+        _EN_ZH,
+        source="bundled",
+        subdir="assets/t5_classroom",
+        model_type="t5",
+    ),  # zh<->en on HSK sentences + CC-CEDICT by scripts/train_t5.py (CC BY-SA 4.0; docs/models.md#the-classroom-t5-trained-here)
     ModelSpec(
         "elmo-allennlp-small",
         "allennlp/elmo_2x1024_128_2048cnn_1xhighway",

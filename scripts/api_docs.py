@@ -47,6 +47,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "/insight_attribution": {"text": "我爱北京天安", "model": "gpt-zh", "layer": -1, "head": 0, "steps": 16},
     "/insight_knockout": {"text": "The capital of France is [MASK].", "model": "minilm-mlm", "heads": "3.0, 5"},
     "/insight_patching": {"text": "我爱北京天安", "model": "gpt-zh", "source": "我爱上海天安", "layer": 1},
+    "/text_to_text": {"text": "translate Chinese to English: 我喜欢吃米饭。", "model": "t5-classroom", "max_new_tokens": 8},
     "/inside_embeddings": {"text_a": "The cat sat.", "text_b": "It was tired."},
     "/inside_params": {"base": "bert-base", "embedding_size": 128, "share_layers": True},
     "/inside_nsp": {"text": "The cat sat on the mat. It was tired. Then it slept. The sun went down.", "seed": 0},
@@ -93,13 +94,30 @@ def call_examples(url: str, names: list[str]) -> dict[str, Any]:
     missing = sorted(set(names) - set(EXAMPLES))
     if missing:
         raise SystemExit(f"no documented example for {missing}: add one to EXAMPLES in scripts/api_docs.py")
-    jobs = {name: client.submit(**EXAMPLES[name], api_name=name) for name in names if name not in CHAINED}
+    runnable = [name for name in names if not unavailable(name)]
+    jobs = {name: client.submit(**EXAMPLES[name], api_name=name) for name in runnable if name not in CHAINED}
     outputs = {name: job.result() for name, job in jobs.items()}
     for name, takes in CHAINED.items():
-        if name in names:
+        if name in runnable:
             filled = {param: outputs[source][field] for param, (source, field) in takes.items()}
             outputs[name] = client.predict(**{**EXAMPLES[name], **filled}, api_name=name)
-    return outputs
+    return {name: outputs.get(name) for name in names}
+
+
+def unavailable(name: str) -> str:
+    """Why the endpoint's example cannot run on this offline app ("" when it can): its model's availability reason.
+    The classroom T5's weights are not committed until a checkpoint translates; /text_to_text's fields are then
+    documented in api.md only, and its table here comes back with them."""
+    model = EXAMPLES[name].get("model")
+    if not isinstance(model, str) or not model:
+        return ""
+    if str(ROOT) not in sys.path:  # run as `python scripts/api_docs.py`: the app's package beside it
+        sys.path.insert(0, str(ROOT))
+    from playground import availability
+    from playground.registry import get_spec
+
+    state = availability.check(get_spec(model))
+    return "" if state.ok else f"{model}: {state.reason}"
 
 
 def _kind(value: Any) -> str:
@@ -165,6 +183,9 @@ def render(info: dict[str, Any], outputs: dict[str, Any]) -> str:
         args = [f"{k}={v!r}" for k, v in EXAMPLES[name].items()] + [f'api_name="{name}"']  # none: no stray comma
         code = _python(f"client.predict({', '.join(args)})\n").rstrip("\n")
         lines += ["", "Example:", "", "```python", code, "```", ""]
+        if outputs[name] is None:
+            lines += [f"Not run offline here ({_cell(unavailable(name))}): the fields are in [API reference](api.md)."]
+            continue
         lines += ["| field it returns | JSON type |", "|---|---|"]
         for path, kinds in sorted(field_types(outputs[name]).items()):
             lines.append(f"| `{path}` | {' or '.join(sorted(kinds))} |")

@@ -132,20 +132,31 @@ def gloss_words(senses: list[str]) -> set[str]:
     return words
 
 
-def cedict_pairs(senses: dict[str, list[str]], counts: dict[str, int], min_freq: int = CEDICT_MIN_FREQ) -> list[Pair]:
-    """Everyday headwords (1-4 CJK characters, jieba count >= min_freq) and their first common sense, both ways.
+def cedict_pairs(
+    senses: dict[str, list[str]], counts: dict[str, int], min_freq: int = CEDICT_MIN_FREQ, keep: set[str] | None = None
+) -> list[Pair]:
+    """Everyday headwords (1-4 CJK characters, jieba count >= min_freq) and their first common sense, both ways;
+    with `keep`, exactly the headwords in `keep` instead (the words of the HSK train sentences: `hsk_words`).
 
     The first sense is the one CC-CEDICT lists first ("cow's milk" for 牛奶); a sense longer than MAX_GLOSS_WORDS words
     is a definition, not a translation, and is skipped for the next."""
     pairs = []
     for word, word_senses in senses.items():
-        if not (1 <= len(word) <= 4 and all(_CJK.match(c) for c in word)) or counts.get(word, 0) < min_freq:
+        if not (1 <= len(word) <= 4 and all(_CJK.match(c) for c in word)):
+            continue
+        if (word not in keep) if keep is not None else counts.get(word, 0) < min_freq:
             continue
         first = next((s for part in word_senses for s in part.split(";") if 0 < len(s.split()) <= MAX_GLOSS_WORDS), "")
         first = first.strip()
         if first:
             pairs += [Pair(ZH_EN + word, first), Pair(EN_ZH + first, word)]
     return pairs
+
+
+def hsk_words(sentences) -> set[str]:
+    """The words of these HSK sentences (the package's segmentation): the dictionary pairs that teach exactly the
+    words the sentences use (~5,000) rather than 26,000 everyday headwords the sentences mostly never show."""
+    return {w for s in sentences for w in s.words}
 
 
 def tokenizer_texts(train_sentences, pairs: list[Pair]) -> list[str]:
@@ -218,17 +229,22 @@ class Mixture:
 
     def __init__(self, tokenizer, sentences, word_pairs, shares=(0.6, 0.25, 0.15), max_len: int = 64):
         self.tok, self.max_len = tokenizer, max_len
+        # Shortest first, so a curriculum (`progress` < 1) can draw from the short end only.
+        sentences = sorted(sentences, key=lambda s: len(s.zh))
         self.pairs = sentence_pairs(sentences)
         self.words = word_pairs
         self.texts = [s.zh for s in sentences] + [s.en for s in sentences]
         self.shares = shares
         self.sentinel_ids = tokenizer.convert_tokens_to_ids([f"<extra_id_{i}>" for i in range(SENTINELS)])
 
-    def example(self, rng: random.Random) -> tuple[list[int], list[int]]:
+    def example(self, rng: random.Random, progress: float = 1.0) -> tuple[list[int], list[int]]:
+        """One example; `progress` in (0, 1] is the curriculum: sentence pairs are drawn from the shortest
+        max(30 %, progress) of the sentences (both directions of a sentence are neighbours in `pairs`)."""
         r = rng.random()
         eos = self.tok.eos_token_id
         if r < self.shares[0] + self.shares[1]:
-            p = rng.choice(self.pairs if r < self.shares[0] else self.words)
+            reach = max(2, round(len(self.pairs) * min(1.0, max(0.3, progress))))
+            p = self.pairs[rng.randrange(reach)] if r < self.shares[0] else rng.choice(self.words)
             src = self.tok(p.source, truncation=True, max_length=self.max_len).input_ids
             tgt = self.tok(p.target, truncation=True, max_length=self.max_len).input_ids
             return src, tgt
@@ -236,10 +252,10 @@ class Mixture:
         inp, out = span_corrupt(ids, self.sentinel_ids, rng)
         return inp + [eos], out + [eos]
 
-    def batch(self, rng: random.Random, size: int):
+    def batch(self, rng: random.Random, size: int, progress: float = 1.0):
         import torch
 
-        rows = [self.example(rng) for _ in range(size)]
+        rows = [self.example(rng, progress) for _ in range(size)]
         pad = self.tok.pad_token_id
         ls, lt = max(len(s) for s, _ in rows), max(len(t) for _, t in rows)
         src = torch.full((size, ls), pad, dtype=torch.long)

@@ -29,6 +29,8 @@ import random
 import shutil
 import sys
 import time
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,9 +39,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import t5_data as data  # noqa: E402
 
 OUT = ROOT / "assets" / "t5_classroom"
-# Why this size: 3 + 3 layers of d_model 256 keep the float16 weights near 16 MB with a 12,000-piece vocabulary
-# (about 4,800 Chinese characters + English pieces: 3 MB of the 16), under the 20 MB a committed file may have, and a
-# step of 48 short pairs takes about a second on one shared CPU thread, so a two-hour run sees each HSK pair ~10 times.
+# Why this size (preset "everyday", the first runs): 3 + 3 layers of d_model 256 keep the float16 weights near 16 MB
+# with a 12,000-piece vocabulary, and a step of 48 short pairs takes about a second on one shared CPU thread.
 CONFIG = dict(
     d_model=256,
     d_kv=64,
@@ -56,6 +57,43 @@ CONFIG = dict(
 VOCAB = 12000
 
 
+@dataclass(frozen=True)
+class Preset:
+    """One way to train the classroom T5: model config, vocabulary size, which CC-CEDICT word pairs."""
+
+    config: dict
+    vocab: int
+    words: str  # "everyday": 26,000 headwords with jieba count >= 100; "hsk": the words of the HSK train sentences
+    why: str
+
+
+PRESETS = {
+    "everyday": Preset(
+        CONFIG, VOCAB, "everyday", "the first runs: 2,850 steps (108 CPU min) and the decoder still ignored its source"
+    ),
+    # Why "hsk": the everyday run plateaued at loss 4.4 writing "I have a and and and" whatever the source: 35 % of
+    # its batches were 52,000 dictionary pairs of 26,000 headwords, most never in a sentence, so the decoder learnt
+    # an English/Chinese language model and no alignment. Here the word pairs are the ~5,000 words the HSK train
+    # sentences use (each pair is one of that sentence's alignments), the vocabulary is sized to the corpus (1,750
+    # characters + English pieces), and the model is the same depth so the views show the same blocks.
+    "hsk": Preset(
+        CONFIG | dict(d_ff=1024),
+        6000,
+        "hsk",
+        "word pairs of the HSK words, a corpus-sized vocabulary, shortest sentences first",
+    ),
+    # Why "hsk-small": on the shared CPU (load 10 on 2 cores) the niced "hsk" run got a fifth of a core, 3 s a step:
+    # ~1,000 steps in the time left. A quarter of the arithmetic per token (d_model 128, a 4,000-piece vocabulary)
+    # buys four times the updates, and updates, not width, are what 3,800 short sentences need. Same depth.
+    "hsk-small": Preset(
+        CONFIG | dict(d_model=128, d_kv=32, d_ff=512),
+        4000,
+        "hsk",
+        "as hsk, a quarter of the arithmetic per token: four times the updates on a shared CPU",
+    ),
+}
+
+
 def logger(path: Path):
     path.parent.mkdir(parents=True, exist_ok=True)
 
@@ -68,8 +106,8 @@ def logger(path: Path):
     return say
 
 
-def build_model(tokenizer, attn_implementation: str | None = None, **overrides):
-    """A fresh T5 of CONFIG (or `overrides`) for this vocabulary; pad is the decoder's start token, as in T5."""
+def build_model(tokenizer, attn_implementation: str | None = None, base: dict | None = None, **overrides):
+    """A fresh T5 of `base` (CONFIG) with `overrides` for this vocabulary; pad is the decoder's start token, as in T5."""
     from transformers import T5Config, T5ForConditionalGeneration
 
     config = T5Config(
@@ -78,19 +116,22 @@ def build_model(tokenizer, attn_implementation: str | None = None, **overrides):
         pad_token_id=tokenizer.pad_token_id,
         eos_token_id=tokenizer.eos_token_id,
         decoder_start_token_id=tokenizer.pad_token_id,
-        **(CONFIG | overrides),
+        **((base or CONFIG) | overrides),
     )
     return T5ForConditionalGeneration(config)
 
 
-def translate(model, tokenizer, sources: list[str], max_new_tokens: int = 48, batch: int = 32) -> list[str]:
+def translate(model, tokenizer, sources: list[str], max_new_tokens: int = 40, batch: int = 32) -> list[str]:
     import torch
 
     out = []
     with torch.no_grad():
         for i in range(0, len(sources), batch):
             enc = tokenizer(sources[i : i + batch], return_tensors="pt", padding=True)
-            ids = model.generate(**enc, max_new_tokens=max_new_tokens, do_sample=False, num_beams=1)
+            # an answer runs at most about twice its source: a model still repeating itself ("的的的...") stops there
+            # instead of at max_new_tokens (the dev check of an early checkpoint took 3.5 of every 15 CPU minutes)
+            cap = min(max_new_tokens, 2 * enc.input_ids.shape[1] + 4)
+            ids = model.generate(**enc, max_new_tokens=cap, do_sample=False, num_beams=1)
             out += tokenizer.batch_decode(ids, skip_special_tokens=True)
     return out
 
@@ -143,6 +184,14 @@ def main() -> None:
     parser.add_argument(
         "--shares", type=float, nargs=3, default=(0.6, 0.25, 0.15), help="HSK pairs, CC-CEDICT pairs, span corruption"
     )
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="hsk", help="a resumed run keeps its own")
+    parser.add_argument("--label-smoothing", type=float, default=0.1)
+    parser.add_argument(
+        "--curriculum-steps", type=int, default=1500, help="steps over which sentence pairs grow from the shortest 30 %%"
+    )
+    parser.add_argument(
+        "--top-words", type=int, default=0, help="word pairs of only the N commonest words of the HSK sentences (0: all)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--checkpoint-dir", type=Path, default=Path("/work/ckpt/t5"))
@@ -160,28 +209,39 @@ def main() -> None:
     args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
     say = logger(args.log)
     train, dev, held = data.hsk_splits()
-    senses, counts = data.cedict_senses(), data.jieba_counts()
-    words = data.cedict_pairs(senses, counts)
     tok_dir, last = args.checkpoint_dir / "tokenizer", args.checkpoint_dir / "last.pt"
-    if args.resume and last.exists():
+    ck = torch.load(last) if args.resume and last.exists() else None
+    preset_name = ck.get("preset", "everyday") if ck else args.preset  # the first runs' checkpoints had no name
+    preset = PRESETS[preset_name]
+    senses, counts = data.cedict_senses(), data.jieba_counts()
+    keep = data.hsk_words(train) if preset.words == "hsk" else None
+    if keep is not None and args.top_words:
+        # Why: 9,500 word pairs at 40 % of 32-example batches are each seen about once per 600 steps, too rarely to be
+        # learnt in the steps a shared CPU gives; the commonest words of the sentences come back every few steps.
+        seen = Counter(w for s in train for w in s.words if w in keep)
+        keep = {w for w, _ in seen.most_common(args.top_words)}
+    words = data.cedict_pairs(senses, counts, keep=keep)
+    if ck:
         tokenizer = AutoTokenizer.from_pretrained(tok_dir)
     else:
-        tokenizer = data.train_tokenizer(data.tokenizer_texts(train, words), VOCAB)
+        tokenizer = data.train_tokenizer(data.tokenizer_texts(train, words), preset.vocab)
         tokenizer.save_pretrained(tok_dir)
         tokenizer = AutoTokenizer.from_pretrained(tok_dir)  # what the app will load
-    model = build_model(tokenizer)
-    optim = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    model = build_model(tokenizer, base=preset.config)
+    optim = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01, betas=(0.9, 0.98))
     step, minutes_before, best, history = 0, 0.0, None, []
-    if args.resume and last.exists():
-        ck = torch.load(last)
+    if ck:
         model.load_state_dict(ck["model"])
         optim.load_state_dict(ck["optim"])
         step, minutes_before, best, history = ck["step"], ck["minutes"], ck["best"], ck.get("history", [])
     n_params = sum(p.numel() for p in model.parameters())
     say(
-        f"--- scripts/train_t5.py{' (resumed)' if step else ''}: T5 {json.dumps(CONFIG)}, vocab {len(tokenizer)}, "
-        f"{n_params:,} params; HSK train {len(train)} (dev {len(dev)}, held out {len(held)} unread), CC-CEDICT "
-        f"word pairs {len(words)}; shares {args.shares}; batch {args.batch}, lr {args.lr} warm-up {args.warmup}, "
+        f"--- scripts/train_t5.py{' (resumed)' if step else ''}: preset {preset_name}, "
+        f"T5 {json.dumps(preset.config)}, vocab {len(tokenizer)}, {n_params:,} params; "
+        f"HSK train {len(train)} (dev {len(dev)}, held out {len(held)} unread), "
+        f"CC-CEDICT word pairs {len(words)} (top words {args.top_words or 'all'}); "
+        f"shares {args.shares}; label smoothing {args.label_smoothing}, curriculum {args.curriculum_steps} steps; "
+        f"batch {args.batch}, lr {args.lr} warm-up {args.warmup}, "
         f"seed {args.seed}, threads {args.threads}; step {step}, {minutes_before:.1f} min before"
     )
     mix = data.Mixture(tokenizer, train, words, shares=tuple(args.shares))
@@ -201,7 +261,9 @@ def main() -> None:
             summary = dict(
                 model="a small classroom T5, trained here",
                 architecture="T5ForConditionalGeneration (transformers T5Config), trained from scratch",
-                config=CONFIG,
+                config=preset.config,
+                preset=preset_name,
+                label_smoothing=args.label_smoothing,
                 vocab=f"{len(tokenizer)} Unigram pieces (CJK characters single tokens), {data.SENTINELS} sentinels",
                 parameters=n_params,
                 corpus={
@@ -226,6 +288,7 @@ def main() -> None:
                 "model": model.state_dict(),
                 "optim": optim.state_dict(),
                 "step": step,
+                "preset": preset_name,
                 "minutes": minutes,
                 "best": best,
                 "history": history,
@@ -239,7 +302,12 @@ def main() -> None:
         model.train()
         for group in optim.param_groups:
             group["lr"] = lr_at(step, args.lr, args.warmup)
-        loss = model(**mix.batch(rng, args.batch)).loss
+        batch = mix.batch(rng, args.batch, progress=step / max(1, args.curriculum_steps))
+        logits = model(**batch).logits
+        # Label smoothing by hand: T5ForConditionalGeneration's own loss has none.
+        loss = torch.nn.functional.cross_entropy(
+            logits.flatten(0, 1), batch["labels"].flatten(), ignore_index=-100, label_smoothing=args.label_smoothing
+        )
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optim.step()

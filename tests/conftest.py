@@ -48,6 +48,11 @@ def tiny_llama():
 
 
 @pytest.fixture(scope="session")
+def tiny_t5():
+    return tiny_models.tiny_t5()
+
+
+@pytest.fixture(scope="session")
 def tiny_glove():
     return tiny_models.tiny_glove()
 

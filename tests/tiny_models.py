@@ -25,6 +25,8 @@ from transformers import (
     PreTrainedTokenizerFast,
     RobertaConfig,
     RobertaForMaskedLM,
+    T5Config,
+    T5ForConditionalGeneration,
 )
 
 from playground.models import LoadedModel
@@ -84,6 +86,25 @@ def metaspace_tokenizer() -> PreTrainedTokenizerFast:
     tok.train_from_iterator(TEXTS, trainers.BpeTrainer(vocab_size=400, special_tokens=["<unk>", "<s>", "</s>"]))
     tok.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", tok.token_to_id("<s>"))])
     return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="</s>")
+
+
+T5_SENTINELS = 10  # <extra_id_0> .. <extra_id_9>; T5 has 100, a tiny vocabulary needs fewer
+
+
+def t5_tokenizer() -> PreTrainedTokenizerFast:
+    """T5 style: SentencePiece Unigram with `▁`, <pad> 0 (the decoder's start) </s> 1 <unk> 2, `$A </s>`, and
+    sentinels <extra_id_0>.. as the last ids (T5's order: <extra_id_0> is the highest id)."""
+    tok = Tokenizer(models.Unigram())
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.decoder = decoders.Metaspace()
+    special = ["<pad>", "</s>", "<unk>"]
+    tok.train_from_iterator(TEXTS * 3, trainers.UnigramTrainer(vocab_size=240, special_tokens=special, unk_token="<unk>"))
+    sentinels = [f"<extra_id_{i}>" for i in range(T5_SENTINELS)]
+    tok.add_special_tokens(sentinels[::-1])
+    tok.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>", extra_special_tokens=sentinels
+    )
 
 
 def _spec(key: str, kind: str, family: str, languages=("en",)) -> ModelSpec:
@@ -156,6 +177,35 @@ def tiny_llama() -> LoadedModel:
         **SMALL,
     )
     return _wrap(_spec("tiny-llama", "causal", "Llama"), _seeded(lambda: LlamaForCausalLM(cfg)), tok)
+
+
+def tiny_t5_config(tok, **changes) -> T5Config:
+    return T5Config(
+        **dict(
+            vocab_size=len(tok),
+            d_model=32,
+            d_kv=8,
+            d_ff=64,
+            num_layers=2,
+            num_decoder_layers=2,  # as num_layers: generate()'s cache in transformers 5.23 is sized by num_layers
+            num_heads=4,
+            dropout_rate=0.0,
+            feed_forward_proj="relu",
+            pad_token_id=tok.pad_token_id,
+            eos_token_id=tok.eos_token_id,
+            decoder_start_token_id=tok.pad_token_id,
+            attn_implementation="eager",
+            initializer_factor=5.0,  # random weights this wide write varied tokens (at 1.0 the same one every step)
+        )
+        | changes
+    )
+
+
+def tiny_t5() -> LoadedModel:
+    """An encoder-decoder T5 (relative position bias, T5 LayerNorm, cross-attention) reading English and Chinese."""
+    tok = t5_tokenizer()
+    model = _seeded(lambda: T5ForConditionalGeneration(tiny_t5_config(tok)))
+    return _wrap(_spec("tiny-t5", "seq2seq", "T5", ("en", "zh")), model, tok)
 
 
 def tiny_glove() -> LoadedModel:

@@ -27,6 +27,7 @@ class Context:
     rotary: Any  # the rotary embedding module (kind.rope) or None
     ids: torch.Tensor  # (T,)
     segments: torch.Tensor  # (T,)
+    relative_bias: Any = None  # the module whose compute_bias gives T5's relative position bias (kind.relative_bias)
     dtype: torch.dtype = torch.float64  # the tests check in float64; the app in float32 (a float64 copy of every
     # weight cost ~3 plain passes on e5-small), where a formula's own rounding is ~1e-7 of the stage's scale too
 
@@ -90,10 +91,35 @@ def attention(module: Any, q: torch.Tensor, k: torch.Tensor, ctx: Context) -> to
     return scores.softmax(-1)
 
 
+def t5_attention(module: Any, q: torch.Tensor, k: torch.Tensor, ctx: Context) -> torch.Tensor:
+    """T5's self-attention: softmax(q·kᵀ + relative position bias + causal mask) per head, no 1/√d scaling (T5
+    folds it into the initialisation). The bias is block 0's table of relative-distance buckets."""
+    q, k = _per_head(q, ctx.heads), _per_head(k, ctx.heads)
+    length = q.shape[-2]
+    bias = ctx.relative_bias.compute_bias(length, length)[0].detach().to(device="cpu", dtype=q.dtype)
+    scores = q @ k.transpose(-1, -2) + bias
+    if ctx.kind.causal:
+        scores = scores.masked_fill(torch.ones(length, length, dtype=torch.bool).triu(1), -math.inf)
+    return scores.softmax(-1)
+
+
+def cross_attention(module: Any, q: torch.Tensor, k: torch.Tensor, ctx: Context) -> torch.Tensor:
+    """Encoder-decoder attention: softmax(q·kᵀ) per head, decoder queries × source keys (no bias, no mask)."""
+    q, k = _per_head(q, ctx.heads), _per_head(k, ctx.heads)
+    return (q @ k.transpose(-1, -2) * float(getattr(module, "scaling", 1.0))).softmax(-1)
+
+
+def t5_logits(module: Any, x: torch.Tensor, ctx: Context) -> torch.Tensor:
+    """T5's head: the decoder's output scaled by d_model^-½ when the head is the (tied) embedding table."""
+    if getattr(ctx.config, "scale_decoder_outputs", False):
+        x = x * ctx.config.d_model**-0.5
+    return linear(module, x)
+
+
 def mix(pattern: torch.Tensor, v: torch.Tensor, ctx: Context) -> torch.Tensor:
     """Each head's weighted sum of values, heads concatenated: (T, h·d_v), the input of W^O."""
     v = _per_head(v, ctx.kv_heads).repeat_interleave(ctx.heads // ctx.kv_heads, dim=0)
-    return (pattern @ v).transpose(0, 1).reshape(pattern.shape[-1], -1)
+    return (pattern @ v).transpose(0, 1).reshape(pattern.shape[-2], -1)  # (queries, h·d_v): cross-attention is not square
 
 
 ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
@@ -118,7 +144,9 @@ OPS: dict[str, Callable[[Any, list[torch.Tensor], Context], torch.Tensor]] = {
     "linear": lambda m, xs, ctx: linear(m, xs[0]),
     "layernorm": lambda m, xs, ctx: layernorm(m, xs[0]),
     "rmsnorm": lambda m, xs, ctx: rmsnorm(m, xs[0]),
-    "attention": lambda m, xs, ctx: attention(m, xs[0], xs[1], ctx),
+    "attention": lambda m, xs, ctx: (t5_attention if ctx.relative_bias is not None else attention)(m, xs[0], xs[1], ctx),
+    "cross_attention": lambda m, xs, ctx: cross_attention(m, xs[0], xs[1], ctx),
+    "t5_logits": lambda m, xs, ctx: t5_logits(m, xs[0], ctx),
     "mix": lambda m, xs, ctx: mix(xs[0], xs[1], ctx),
     "act": lambda m, xs, ctx: activation(ctx)(xs[0]),
     "swiglu": lambda m, xs, ctx: activation(ctx)(xs[0]) * xs[1],
@@ -130,6 +158,8 @@ def input_name(point: Point, name: str, layers: int, kind: BlockKind) -> str:
     """The full name of one of a stage's inputs ("ln1" in block 3 -> "blocks.3.ln1"; "prev" -> what the block reads)."""
     if name == "prev":
         return kind.embed[-1].name if point.layer == 0 else f"blocks.{point.layer - 1}.resid_post"
+    if any(s.name == name for s in kind.embed):  # a stage before the blocks that every block reads (T5's encoder output)
+        return name
     if name.startswith("last."):
         return f"blocks.{layers - 1}.{name[5:]}"
     return f"blocks.{point.layer}.{name}" if point.layer >= 0 else name
@@ -180,4 +210,5 @@ def context(
 ) -> Context:
     base = getattr(model, "base_model", model)
     rotary = base.get_submodule(kind.rotary) if kind.rotary else None
-    return Context(kind, model.config, rotary, ids.cpu(), segments.cpu(), dtype)
+    bias = base.get_submodule(kind.relative_bias) if kind.relative_bias else None
+    return Context(kind, model.config, rotary, ids.cpu(), segments.cpu(), bias, dtype)

@@ -102,6 +102,19 @@ SAME_MASK = "The goal of life is [MASK]."
 MASK_ZH = "我[MASK]自然语言处理。"  # the course's own masked-LM example
 NSP_ZH = "我爱NLP。NLP很有趣。\n\n北京是首都。"  # the course's NSP example; the blank line puts 北京是首都 in another document
 PROMPT_ZH = "人工智能的未来是"
+# T5's lesson: the course's three examples (t5-small was trained with these prefixes) and the classroom T5 offline.
+T5_EXAMPLES = (
+    ("translate", "translate English to German: That is good."),
+    ("sst2", "sst2 sentence: This movie is great!"),
+    (
+        "summarize",
+        "summarize: The students trained a small language model on everyday sentences. It learned to translate short "
+        "sentences, but long ones still confuse it, so they plan to train it for longer on more text.",
+    ),
+)
+T5_ZH_EN = "translate Chinese to English: 我喜欢吃米饭。"
+T5_EN_ZH_GOOD = "translate English to Chinese: That is good."
+T5_EN_ZH = "translate English to Chinese: I like to drink tea."
 PROMPT_STEP_ZH = "我爱"  # the course's GPT step by step: 我 爱 -> 自然 -> 语言 -> 处理
 
 
@@ -399,6 +412,42 @@ LESSONS: tuple[Lesson, ...] = (
                     _v("smollm2-instruct", "lessons.note.block_gpt", model="smollm2-instruct", text=BLOCK_CAUSAL),
                 ),
             ),
+        ),
+    ),
+    Lesson(
+        "t5",
+        r"$$\text{every task: } y = \mathrm{T5}(\text{prefix} \oplus x), \qquad"
+        r" p(y) = \prod_{t} p\big(y_t \mid y_{<t},\ \mathrm{Enc}(\text{prefix} \oplus x)\big)$$",
+        tuple(
+            TryIt(
+                f"lessons.try.t5_{name}",
+                "t5",
+                (
+                    _v("t5-small", text=text, model="t5-small", max_new_tokens=24),
+                    # offline: the classroom T5 reads the same text; it knows only its two translation prefixes
+                    _v("t5-classroom", f"lessons.note.t5_offline_{name}", text=offline, model="t5-classroom", max_new_tokens=24),
+                ),
+            )
+            for (name, text), offline in zip(T5_EXAMPLES, (T5_EN_ZH_GOOD, T5_EXAMPLES[1][1], T5_EXAMPLES[2][1]))
+        ),
+    ),
+    Lesson(
+        "encdec",
+        r"$$\mathrm{Cross}(Q_{\text{dec}}, K_{\text{enc}}, V_{\text{enc}})"
+        r" = \mathrm{softmax}\big(Q_{\text{dec}} K_{\text{enc}}^\top\big) V_{\text{enc}}, \qquad"
+        r" \text{decoder block: self (causal)} \longrightarrow \text{cross} \longrightarrow \text{FFN}$$",
+        (
+            TryIt(
+                "lessons.try.t5_zh_en",
+                "t5",
+                (_v("t5-classroom", "lessons.note.t5_classroom", text=T5_ZH_EN, model="t5-classroom", max_new_tokens=24),),
+            ),
+            TryIt(
+                "lessons.try.t5_en_zh",
+                "t5",
+                (_v("t5-classroom", "lessons.note.t5_classroom", text=T5_EN_ZH, model="t5-classroom", max_new_tokens=24),),
+            ),
+            TryIt("lessons.try.t5_german", "t5", (_v("t5-small", text=T5_EXAMPLES[0][1], model="t5-small"),)),
         ),
     ),
     Lesson(

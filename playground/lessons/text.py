@@ -419,6 +419,95 @@ STRINGS = {
         "Runs the bundled SmolLM2 (a Llama-style GPT: pre-RMSNorm, RoPE, grouped-query attention, SwiGLU), not GPT-2.",
         "运行的是自带的 SmolLM2（Llama 式 GPT：前置 RMSNorm、RoPE、分组查询注意力、SwiGLU），不是 GPT-2。",
     ),
+    "lessons.try.t5_translate": ("Try it: translate English to German (t5-small)", "动手试试：英译德（t5-small）"),
+    "lessons.try.t5_sst2": ("Try it: sentiment as text (t5-small)", "动手试试：把情感分类写成文本（t5-small）"),
+    "lessons.try.t5_summarize": ("Try it: summarize (t5-small)", "动手试试：摘要（t5-small）"),
+    "lessons.try.t5_zh_en": ("Try it: Chinese → English, offline", "动手试试：中译英（离线）"),
+    "lessons.try.t5_en_zh": ("Try it: English → Chinese, offline", "动手试试：英译中（离线）"),
+    "lessons.try.t5_german": ("Try it: watch “gut” look back at “good” (t5-small)", "动手试试：看“gut”回看“good”（t5-small）"),
+    "lessons.note.t5_classroom": (
+        "Runs on a small classroom T5, trained here on 3,800 HSK sentences and CC-CEDICT word pairs (CC BY-SA 4.0): a "
+        "beginner's translations, measured in docs/models.md.",
+        "使用课堂用小型 T5（本项目用 3,800 个 HSK 句子和 CC-CEDICT 词对训练，CC BY-SA 4.0）：翻译是初学者水平，测量结果见 "
+        "docs/models.md。",
+    ),
+    "lessons.note.t5_offline_translate": (
+        "t5-small needs the Hugging Face Hub; offline, the classroom T5 trained here translates the same sentence into "
+        "Chinese instead (it knows no German).",
+        "t5-small 需要访问 Hugging Face Hub；离线时改用本项目训练的课堂 T5，把同一句话译成中文（它不懂德语）。",
+    ),
+    "lessons.note.t5_offline_sst2": (
+        "t5-small needs the Hugging Face Hub. Offline, the classroom T5 reads this text but was never trained on "
+        "`sst2 sentence:`: watch it answer something else. A prefix means only what training taught the model.",
+        "t5-small 需要访问 Hugging Face Hub。离线时由课堂 T5 读这段文本，但它从没学过 `sst2 sentence:`：看它答非所问。"
+        "前缀的含义只来自训练。",
+    ),
+    "lessons.note.t5_offline_summarize": (
+        "t5-small needs the Hugging Face Hub. Offline, the classroom T5 reads this text but was never trained on "
+        "`summarize:`: its answer shows what an untrained prefix gives.",
+        "t5-small 需要访问 Hugging Face Hub。离线时由课堂 T5 读这段文本，但它从没学过 `summarize:`：它的回答展示了未训练的前缀"
+        "会得到什么。",
+    ),
+    "lessons.t5.title": ("T5: every task is text", "T5：每个任务都是文本"),
+    "lessons.t5.body": (
+        "T5 (Text-to-Text Transfer Transformer) gives every task the same shape: **text in, text out**. A prefix names "
+        "the task and the answer is written as words, so one model, one loss and one decoding loop serve translation, "
+        "classification and summarisation alike:\n\n"
+        "- `translate English to German: That is good.` → `Das ist gut.`\n"
+        "- `sst2 sentence: This movie is great!` → `positive` (a class label, written as a word)\n"
+        "- `summarize: …` → a shorter text\n\n"
+        "T5 was pre-trained with **span corruption** (spans of the input replaced by sentinels `<extra_id_0>`, "
+        "`<extra_id_1>`…, the target lists what each hid) and then on many tasks at once, each behind its prefix. "
+        "In the **Text to text (T5)** tab the answer appears one decoder step at a time: each step is a next-token "
+        "distribution, the same temperature / top-k / top-p stages as the Sampling tab.",
+        "T5（文本到文本迁移 Transformer）把每个任务都变成同一种形式：**文本进，文本出**。用前缀说明任务，答案写成文字，"
+        "于是同一个模型、同一个损失、同一个解码循环就能做翻译、分类和摘要：\n\n"
+        "- `translate English to German: That is good.` → `Das ist gut.`\n"
+        "- `sst2 sentence: This movie is great!` → `positive`（类别标签也写成一个词）\n"
+        "- `summarize: …` → 一段更短的文本\n\n"
+        "T5 先用**片段破坏**预训练（输入中的片段换成哨兵 `<extra_id_0>`、`<extra_id_1>`……，目标列出每个哨兵遮住的内容），"
+        "再在许多任务上一起训练，每个任务用自己的前缀。在 **文本到文本（T5）** 标签页中，答案一步一步地出现：每一步都是一个"
+        "下一个词元的分布，与“采样”页相同的温度 / top-k / top-p 各阶段。",
+    ),
+    "lessons.t5.notice": (
+        "The sentiment answer is not a class index but the word `positive`, chosen token by token like any translation.",
+        "情感分类的答案不是类别编号，而是单词 `positive`，和翻译一样一个词元一个词元地选出来。",
+    ),
+    "lessons.t5.question": (
+        "What does a model gain by writing every answer as text, and what does it lose compared with a classification head?",
+        "把每个答案都写成文本，模型得到了什么？与分类头相比又失去了什么？",
+    ),
+    "lessons.encdec.title": ("The encoder-decoder", "编码器-解码器"),
+    "lessons.encdec.body": (
+        "T5 keeps the original Transformer's two stacks. The **encoder** reads the whole input once, every token seeing "
+        "every other (bidirectional self-attention, like BERT). The **decoder** writes the output one token per step; "
+        "each decoder block has three sub-layers, each with a residual connection and T5's RMS LayerNorm in front:\n\n"
+        "1. **masked self-attention** over what it has written so far (causal, like GPT);\n"
+        "2. **cross-attention**: queries from the decoder, keys and values from the encoder's output — the only path "
+        "by which the source reaches the answer;\n"
+        "3. the **feed-forward network**.\n\n"
+        "Positions enter as a learned **relative position bias** added to the attention scores, not as embeddings. "
+        "In the tab, the switch shows the three attention families of one run: encoder self-attention (source × source), "
+        "decoder self-attention (steps × steps, nothing above the diagonal) and cross-attention (steps × source). Click "
+        "a step to see where it looked in the source.",
+        "T5 保留了原始 Transformer 的两个堆栈。**编码器**一次读完整个输入，每个词元看见所有其他词元（双向自注意力，像 BERT）。"
+        "**解码器**每步写一个输出词元；每个解码器块有三个子层，每个子层前面是 T5 的 RMS 层归一化，后面是残差连接：\n\n"
+        "1. 对已写部分的**带掩码自注意力**（因果，像 GPT）；\n"
+        "2. **交叉注意力**：查询来自解码器，键和值来自编码器的输出——源文本到达答案的唯一通道；\n"
+        "3. **前馈网络**。\n\n"
+        "位置信息以学到的**相对位置偏置**加到注意力分数上，而不是位置嵌入。在标签页中，开关展示同一次运行的三种注意力："
+        "编码器自注意力（源 × 源）、解码器自注意力（步 × 步，对角线以上为空）和交叉注意力（步 × 源）。点击某一步，看它在源文本中"
+        "看向哪里。",
+    ),
+    "lessons.encdec.notice": (
+        "While writing a word, the cross-attention row of that step usually peaks on the source word it translates.",
+        "写出某个词时，这一步的交叉注意力行通常在它所翻译的源词上达到峰值。",
+    ),
+    "lessons.encdec.question": (
+        "GPT reads its prompt with the same masked self-attention it writes with. What does a separate encoder with "
+        "cross-attention give T5 instead?",
+        "GPT 读提示词和写输出用的是同一种带掩码的自注意力。单独的编码器加交叉注意力给了 T5 什么？",
+    ),
     "lessons.block.title": ("The Transformer block", "Transformer 块"),
     "lessons.block.body": (
         "One block, repeated L times, is the whole encoder (BERT) or decoder (GPT). Follow one token through it in the "

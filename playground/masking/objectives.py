@@ -37,7 +37,8 @@ OBJECTIVES: dict[str, Objective] = {
     "permutation": Objective(permutation.permutation_lm, ("tokenizer",), stats.permutation_stats),
     # ELECTRA needs a model pass per draw (generator, discriminator): no statistics mode.
     "electra": Objective(electra.electra_masking, ("model", "mlm_probability", "generator", "load", "load_tokenizer", "cache")),
-    "t5": Objective(spans.t5_span_corruption, ("tokenizer",), stats.t5_stats),
+    # T5: a T5 model chosen (its own sentinels) also answers the corrupted sentence (masking/fill.py)
+    "t5": Objective(spans.t5_span_corruption, ("tokenizer", "model", "load"), stats.t5_stats),
     "attention": Objective(permutation.attention_families, ("tokenizer", "prefix_len")),  # deterministic: no statistics
 }
 

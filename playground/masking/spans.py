@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from playground.errors import InputError
+from playground.registry import get_spec
+from playground.masking.fill import fill_sentinels
 from playground.masking.encoding import Encoded, encode, result_of, words_of
 from playground.masking.results import IGNORE, MaskingResult
 
@@ -132,8 +134,11 @@ def sentinels(tokenizer, n: int) -> tuple[list[str], bool]:
     return names, real
 
 
-def t5_span_corruption(tokenizer, text: str, seed: int, **_: Any) -> MaskingResult:
-    """T5: each noise span becomes one sentinel in the input; the target lists sentinel, span, sentinel, ..."""
+def t5_span_corruption(tokenizer, text: str, seed: int, model: str = "", load: Any = None, **_: Any) -> MaskingResult:
+    """T5: each noise span becomes one sentinel in the input; the target lists sentinel, span, sentinel, ...
+
+    With an encoder-decoder `model` whose tokenizer has real sentinels (a T5), that model also answers the corrupted
+    input: `details["filled"]` holds, per sentinel, the span dropped and what the model wrote for it."""
     enc = encode(tokenizer, text)
     content = [pos for pos, s in enumerate(enc.special) if not s]
     if len(content) < 2:
@@ -155,6 +160,17 @@ def t5_span_corruption(tokenizer, text: str, seed: int, **_: Any) -> MaskingResu
     target.append(names[n_spans])
     if tokenizer.eos_token:
         target.append(tokenizer.eos_token)
+    # the encoder's input as ids: each span's first position becomes its sentinel, the rest of the span is dropped
+    spans_text, span_ids, input_ids = [], [], []
+    for pos, token_id in enumerate(enc.ids):
+        if pos in noisy:
+            if pos - 1 not in noisy:
+                span_ids.append([])
+                input_ids.append(tokenizer.convert_tokens_to_ids(names[len(span_ids) - 1]))
+            span_ids[-1].append(token_id)
+        else:
+            input_ids.append(token_id)
+    spans_text = [tokenizer.decode(ids).strip() for ids in span_ids]
     actions = ["special" if s else "sentinel" if pos in noisy else "none" for pos, s in enumerate(enc.special)]
     labels = [enc.ids[pos] if pos in noisy else IGNORE for pos in range(len(enc.ids))]
     details = {
@@ -165,4 +181,7 @@ def t5_span_corruption(tokenizer, text: str, seed: int, **_: Any) -> MaskingResu
         "noise_tokens": len(noisy),
         "content_tokens": len(content),
     }
+    if real and model and load is not None and get_spec(model).kind == "seq2seq":
+        fills = fill_sentinels(load(model), input_ids, names[:n_spans], spans_text)
+        details["filled"] = [{"sentinel": f.sentinel, "original": f.original, "filled": f.filled} for f in fills]
     return result_of("t5", enc, actions, labels, inputs, details=details)

@@ -34,6 +34,9 @@ def test_every_field_a_real_call_returns_is_documented(generated, committed):
     _, outputs = generated
     documented = api_docs.documented_fields(committed)
     for name, output in outputs.items():
+        if output is None:  # its example's model cannot load offline here (the page says why)
+            assert api_docs.unavailable(name) and not documented.get(name)
+            continue
         returned = set(api_docs.field_types(output))
         missing, stale = returned - documented.get(name, set()), documented.get(name, set()) - returned
         assert not missing, f"{name} returns fields docs/api-schema.md does not list: {sorted(missing)[:10]}"

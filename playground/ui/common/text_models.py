@@ -17,6 +17,12 @@ STRINGS = {
         "intfloat/multilingual-e5-small + 本项目训练的 MLM 头",
     ),
     "models.gpt-zh": ("a small classroom GPT, trained here (Chinese)", "小型课堂 GPT（本项目训练，中文）"),
+    "models.t5-classroom": ("a small classroom T5, trained here", "课堂用小型 T5（本项目训练）"),
+    "models.flan-t5-small": ("Flan-T5 small (instruction-tuned)", "Flan-T5 small（指令微调）"),
+    "models.t5-chinese": (
+        "Chinese T5 small (UER, CLUECorpusSmall; span corruption only)",
+        "中文 T5 small（UER，CLUECorpusSmall；仅做过片段破坏预训练）",
+    ),
     "models.bert-nsp": ("BERT base (uncased), NSP head", "BERT base（uncased），NSP 头"),
     "models.e5-nsp": (
         "multilingual-E5 small + next-sentence head trained here (Chinese)",

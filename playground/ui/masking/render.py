@@ -66,6 +66,9 @@ def _t5(run: MaskingRun, lang: str) -> list[str]:
         t("masking.input", lang, text=" ".join(_code(tok) for tok in run.corrupted)),
         t("masking.target", lang, text=" ".join(_code(tok) for tok in d["target"])),
     ]
+    if d.get("filled"):  # a T5 answered the corrupted sentence with its own sentinels (playground/masking/fill.py)
+        fills = " · ".join(f"{_code(f['sentinel'])} {_code(f['filled'] or '∅')} ({_code(f['original'])})" for f in d["filled"])
+        out.append(t("masking.t5_filled", lang, fills=fills))
     return out + ([] if d["sentinels_real"] else [t("masking.t5_placeholder", lang)])
 
 

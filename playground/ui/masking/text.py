@@ -239,6 +239,10 @@ STRINGS = {
         "**T5 的参数**：15% 噪声，平均片段长度 3（论文）。本文本的 {tokens} 个词元每次都恰好允许 {noise} 个噪声词元、"
         "{spans} 个片段；种子只改变片段的位置和各自的长度。",
     ),
+    "masking.t5_filled": (
+        "**What this T5 writes for each sentinel** (greedy; the dropped span in brackets): {fills}",
+        "**这个 T5 为每个哨兵写出的内容**（贪心解码；括号里是被删去的片段）：{fills}",
+    ),
     "masking.t5_span_length": ("length of one span (tokens)", "单个片段的长度（词元）"),
     "masking.r.predicted": ("tokens predicted", "被预测的词元"),
     "masking.why.bert": (

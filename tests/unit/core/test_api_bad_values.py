@@ -257,6 +257,7 @@ TINY = {  # a tiny random model for each kind there is one of (tests/tiny_models
     "masked": tiny_models.tiny_bert_mlm,
     "causal": tiny_models.tiny_gpt2,
     "static": tiny_models.tiny_glove,
+    "seq2seq": tiny_models.tiny_t5,
 }
 
 

@@ -34,6 +34,7 @@ REQUESTS = {
     "insight_attribution": {"model": "gpt2", "text": TEXT, "layer": 1, "head": 2, "steps": 8},
     "insight_knockout": {"model": "smollm2-instruct", "text": TEXT, "heads": "1.2, 3"},
     "insight_patching": {"model": "minilm-mlm", "text": TEXT, "source": 'A "x" {y}', "layer": 1},
+    "text_to_text": {"model": "t5-small", "text": TEXT, "temperature": 0.7, "top_k": 5, "seed": 2},
 }
 
 

@@ -98,10 +98,10 @@ def test_an_unknown_stage_or_architecture_is_refused_in_words(tiny_roberta, tiny
     assert "tiny RoBERTa" in str(refused.value) and "bert, gpt2, llama" in str(refused.value)
 
 
-def test_the_t5_decoder_row_has_its_three_sublayers_but_is_not_offered_yet():
+def test_the_t5_decoder_row_has_its_three_sublayers_in_order():
     names = [s.name for s in T5_DECODER.block]
     assert names.index("attn.out") < names.index("cross.out") < names.index("mlp.out")
-    assert T5_DECODER not in KINDS.values()
+    assert KINDS["t5"] is T5_DECODER  # verified by hooks in tests/unit/forward/test_t5_block.py
     fields = {f.name for f in dataclasses.fields(T5_DECODER)}
     assert {"embed", "block", "final", "norm", "causal", "rope"} <= fields
 

@@ -1,0 +1,82 @@
+"""The bundled classroom T5 ("a small classroom T5, trained here"): loads through the registry, translates held-out
+HSK sentences, and is at least as good on a fixed subset of the held-out split as docs/models.md says.
+
+The numbers are scripts/t5_eval.py's on the first SUBSET held-out sentences (assets/t5_classroom/eval_subset.json,
+written by `python scripts/t5_eval.py --subset 40 --write assets/t5_classroom/eval_subset.json`); the docs quote
+them and the whole split's (eval.json). A retrained model that is worse fails here until docs and files are
+measured again.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from playground import models
+from playground.registry import get_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+FOLDER = ROOT / "assets" / "t5_classroom"
+# Until a checkpoint translates, its weights are not committed (docs/models.md: the measures of the best one are);
+# then this module has nothing to load. The views are tested on tiny random T5s in the unit tier meanwhile.
+pytestmark = pytest.mark.skipif(
+    not (FOLDER / "model.safetensors").is_file(), reason="the classroom T5's weights are not committed (docs/models.md)"
+)
+SUBSET = 40
+MARGIN = {"chrf": 1.0, "rate": 0.03}  # greedy decoding in float32 is deterministic here; the margin covers other CPUs
+
+
+@pytest.fixture(scope="module")
+def t5():
+    return models.load("t5-classroom")
+
+
+@pytest.fixture(scope="module")
+def measured(t5):
+    import t5_eval
+
+    return t5_eval.evaluate(t5.model, t5.tokenizer, t5_eval.held_out(SUBSET))
+
+
+def stated() -> dict:
+    return json.loads((FOLDER / "eval_subset.json").read_text(encoding="utf-8"))
+
+
+def test_it_is_a_t5_under_20_mb_loaded_through_the_registry(t5):
+    spec = get_spec("t5-classroom")
+    assert spec.kind == "seq2seq" and spec.label == "a small classroom T5, trained here" and spec.speaks("zh")
+    assert type(t5.model).__name__ == "T5ForConditionalGeneration"
+    assert t5.model.config.relative_attention_num_buckets > 0 and t5.model.config.model_type == "t5"
+    assert t5.model.config._attn_implementation == "eager"  # cross-attention is read
+    assert sum(p.stat().st_size for p in FOLDER.iterdir() if p.is_file()) < 20 * 1024 * 1024
+    sentinels = t5.tokenizer.convert_tokens_to_ids([f"<extra_id_{i}>" for i in range(20)])
+    assert t5.tokenizer.unk_token_id not in sentinels
+
+
+# The committed step (954, docs/models.md) writes generic sentences that do not yet depend on the source: this
+# "done when" check of issue 33 is not met yet. Not strict, so a promoted later checkpoint that meets it passes.
+@pytest.mark.xfail(reason="the committed classroom T5 (step 954) does not read its source yet", strict=False)
+def test_a_held_out_chinese_sentence_translates_with_its_key_word(t5):
+    import t5_eval
+    from train_t5 import translate
+
+    lex = t5_eval.Lexicon.load()
+    sentence = next(s for s in t5_eval.held_out() if s.zh == "我想买新衣服。")  # held out: never trained on
+    key = t5_eval.key_word(sentence, lex)
+    assert key == "衣服"
+    english = translate(t5.model, t5.tokenizer, ["translate Chinese to English: " + sentence.zh])[0]
+    assert t5_eval.matches(lex.glosses(key), english), english
+
+
+def test_held_out_quality_is_what_the_docs_state(measured):
+    want = stated()
+    assert want["sentences"] == measured["sentences"] == SUBSET
+    for direction in ("zh_en", "en_zh"):
+        assert measured["chrf"][direction] >= want["chrf"][direction] - MARGIN["chrf"]
+        assert measured["key_word"][direction] >= want["key_word"][direction] - MARGIN["rate"]
+        assert measured["alignment"][direction]["all_layers"] >= want["alignment"][direction]["all_layers"] - MARGIN["rate"]
+    docs = (ROOT / "docs" / "models.md").read_text(encoding="utf-8")
+    for direction in ("zh_en", "en_zh"):
+        assert f"{want['chrf'][direction]:.1f}" in docs  # the docs quote the subset's numbers
