@@ -52,6 +52,15 @@ def chinese_models(keys: Any) -> Any:
     return chosen + speakers[:1]
 
 
+def preset_note(key: str, lang: str) -> str:
+    """What the page says when a preset is chosen: where its HSK sentences come from (and that their labels are
+    hand-made), then whether a Chinese reader is missing."""
+    preset = PRESETS.get(key) or {}
+    hsk = preset.get("hsk", [])
+    source = t("polysemy.preset_hsk", lang, n=len(hsk), total=len(preset["sentences"])) if hsk else ""
+    return "\n\n".join(part for part in (source, _chinese_note(preset.get("word", ""), lang)) if part)
+
+
 def _chinese_note(word: str, lang: str) -> str:
     """Say, before anyone runs it, that Chinese needs a model that is not bundled (unless one is available)."""
     if not has_cjk(word):

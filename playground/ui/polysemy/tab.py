@@ -21,6 +21,7 @@ from playground.ui.polysemy.presets import (
     _chinese_note,
     chinese_models,
     preset_choices,
+    preset_note,
     preset_of,
 )
 from playground.ui.common.widgets import download_row, model_choices, result_hint, unavailable_panel
@@ -118,7 +119,7 @@ def build_tab(ui):
         if p is None:
             return gr.update(), gr.update(), "", gr.update()
         models = chinese_models(chosen) if p.get("lang") == "zh" else gr.update()  # a Chinese set gets a Chinese reader
-        return p["word"], "\n".join(p["sentences"]), _chinese_note(p["word"], lang), models
+        return p["word"], "\n".join(p["sentences"]), preset_note(key, lang), models
 
     private = dict(api_visibility="private", queue=False)
     preset.input(use_preset, [preset, keys, ui.lang], [word, sentences, zh_note, keys], **private)

@@ -21,6 +21,14 @@ STRINGS = {
     "polysemy.preset.pingguo": ("苹果 (apple: fruit / phone)", "苹果（水果 / 手机）"),
     "polysemy.preset.da": ("打 (hit / make a phone call)", "打（击打 / 打电话）"),
     "polysemy.preset.hua": ("花 (flower / spend)", "花（花朵 / 花钱）"),
+    "polysemy.preset.xing": ("行 (xíng, all right / háng, a trade)", "行（xíng 可以 / háng 行业）"),
+    "polysemy.preset.dian": ("点 (o'clock / a little)", "点（钟点 / 一点儿）"),
+    "polysemy.preset_hsk": (
+        "{n} of these {total} sentences are everyday sentences from the HSK set (PyPI hsk-sentences-audio 1.0.0, data "
+        "CC BY-SA 4.0); their sense labels were given by hand here, by reading each sentence, not by the package.",
+        "这 {total} 个句子中有 {n} 个是 HSK 日常例句（PyPI hsk-sentences-audio 1.0.0，数据采用 CC BY-SA 4.0 许可）；"
+        "它们的词义标签是这里逐句阅读后手工标注的，并非来自该数据包。",
+    ),
     "polysemy.preset.bank-yinhang": ("bank / 银行 / 河岸: one space for two languages", "bank / 银行 / 河岸：两种语言同一空间"),
     "polysemy.preset.apple-pingguo": ("apple / 苹果: one space for two languages", "apple / 苹果：两种语言同一空间"),
     "polysemy.cross_lingual": (
