@@ -120,10 +120,19 @@ def unknown_pieces(tokenizer: Any, text: str) -> tuple[tuple[str, ...], int]:
     return tuple(found), total
 
 
+def chinese_readers() -> list[ModelSpec]:
+    """The models that can fill a blank here and read Chinese (offline: e5-mlm, gpt-zh)."""
+    return [s for s in available_specs(*KINDS) if s.speaks("zh")]
+
+
 def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill], own: frozenset[str] = frozenset()) -> list[Note]:
     """What the reader should know, computed from the inputs and the results (worded by the UI); `own`: this
-    session's model keys (a lab model is not the bundled one whose measure is on file)."""
+    session's model keys (a lab model is not the bundled one whose measure is on file).
+
+    A model that does not read Chinese text is told once, with the readers available here to choose instead; "no
+    Chinese model here" only when there is none (issue 37 item 4: both at once contradicted each other)."""
     deaf = {spec.key for spec in not_reading_chinese(text, specs)}
+    readers = [s.key for s in chinese_readers()] if deaf else []
     notes = []
     for fill in fills:  # first: what makes a model's answer meaningless (the UI shows these as warnings)
         if fill.unknown:
@@ -132,8 +141,8 @@ def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill], own: froze
             notes.append(Note(code, {"model": fill.model_id, "n": len(fill.unknown), "total": fill.tokens, "pieces": pieces}))
     for spec, fill in zip(specs, fills):
         if spec.key in deaf:
-            notes.append(Note("no_chinese", {"model": fill.model_id}))
-    if specs and len(deaf) == len(specs):
+            notes.append(Note("no_chinese", {"model": fill.model_id, "readers": readers}))
+    if specs and len(deaf) == len(specs) and not readers:
         notes.append(Note("no_chinese_model"))
     for spec, fill in zip(specs, fills):  # a reader of Chinese whose Chinese answers measured weak: the figure
         weak = weak_on_everyday_chinese(spec.key) if has_cjk(text) and spec.key not in deaf | own else None

