@@ -6,6 +6,7 @@ import csv
 import html
 import io
 import math
+from dataclasses import replace
 from typing import Any
 
 
@@ -118,6 +119,10 @@ def reading(result: PolysemyRun, lang: str) -> str:
     for r in result.readings:
         if r.code == "no_labels":
             lines.append(t("polysemy.read_no_labels", lang))
+        elif r.code == "senses_missing":
+            found = ", ".join(f"“{escape_md(x)}”" for x in r.params["found"]) or "—"
+            missing = ", ".join(f"#{n}" for n in r.params["missing"])
+            lines.append(t("polysemy.read_senses_missing", lang, found=found, rows=missing))
         elif r.code == "void":
             v = views[r.key]
             lines.append(
@@ -234,7 +239,11 @@ def few(result: PolysemyRun) -> bool:
 
 
 def figures(result: PolysemyRun, lang: str):
-    """(main figure, heatmap, curve or None): with few sentences the main figure is each pair's cosine per layer."""
+    """(main figure, heatmap, curve or None): with few sentences the main figure is each pair's cosine per layer.
+
+    A panel with no vector (a word GloVe lacks) is not drawn: an empty axis would look like a result; its note says
+    why it is missing."""
+    result = replace(result, models=[v for v in result.models if v.rows])
     titles = [panel_title(v, lang) for v in result.models]
     names = [html.escape(display_label(v, lang)) for v in result.models]
     if few(result):

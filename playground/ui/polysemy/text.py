@@ -187,6 +187,12 @@ STRINGS = {
         "Add sense labels (“label | sentence”, at least two senses) to get scores.",
         "请添加词义标签（“标签 | 句子”，至少两种词义）才能计算得分。",
     ),
+    "polysemy.read_senses_missing": (
+        "No scores: the word was found only in sentences labelled {found}; it is missing from sentence(s) {rows}, so "
+        "fewer than two senses are left to compare. Check the spelling of the word in those sentences.",
+        "无法计算得分：只在标签为 {found} 的句子中找到了该词；第 {rows} 句中没有这个词，剩下的词义不足两种，无法比较。"
+        "请检查这些句子里该词的写法。",
+    ),
     "polysemy.missing": (
         "The word was not found in sentence(s) {rows}; they are left out.",
         "在第 {rows} 句中没有找到该词，已略去。",
