@@ -55,7 +55,8 @@ class ModelFill:
 
 @dataclass(frozen=True)
 class Note:
-    code: str  # "unknown" | "all_unknown" | "no_chinese" | "no_chinese_model" | "weak_zh" | "pool" | "truncated":
+    code: str  # "unknown" | "all_unknown" | "no_chinese" | "no_chinese_model" | "weak_zh" | "byte_pieces" | "pool" |
+    # "truncated":
     # text key fill_mask.<code>
     params: dict[str, Any] = field(default_factory=dict)
 
@@ -149,6 +150,10 @@ def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill], own: froze
         if weak is not None:
             percent = round(100 * weak.hit_at_5)
             notes.append(Note("weak_zh", {"model": fill.model_id, "percent": percent, "blanks": weak.blanks}))
+    for fill in fills:  # a lone byte among the answers: what `<0xE5>` is, or the bar reads as a strange word
+        pieces = list(dict.fromkeys(p.piece for r in fill.readings for preds in r.predictions for p in preds if p.byte))
+        if pieces:
+            notes.append(Note("byte_pieces", {"model": fill.model_id, "pieces": pieces[:6]}))
     notes += [Note("pool", {"model": fill.model_id, "n": fill.pool_size}) for fill in fills if fill.pool_size]
     notes += [Note("truncated", {"model": fill.model_id}) for fill in fills for r in fill.readings if r.truncated]
     return notes

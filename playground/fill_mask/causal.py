@@ -28,7 +28,7 @@ import torch
 from playground.errors import InputError
 from playground.fill_mask.data import Prediction, Reading, check_top_k, count_masks, split_at_masks
 from playground.models import LoadedModel, max_tokens
-from playground.text_units import stands_alone, token_text
+from playground.text_units import display_pieces, stands_alone, token_text, visible
 
 POOL_PER_SOURCE = 50  # word-initial candidates per next-token distribution: 50 kept every probe answer, at half the time of 100
 ROWS_PER_PASS = 128  # sentences scored per forward pass (bounds memory on a small Space)
@@ -206,7 +206,7 @@ def _predictions(lm: LoadedModel, scored: list[tuple[int, float]], top_k: int) -
     out = []
     for i, p in sorted(scored, key=lambda s: -s[1])[:top_k]:
         tt = token_text(lm.tokenizer, lm.tokenizer.convert_ids_to_tokens(i))
-        out.append(Prediction(tt.word, tt.raw, i, p))
+        out.append(Prediction(tt.word, tt.raw, i, p, visible(display_pieces(lm.tokenizer, [i])[0])))
     return out
 
 

@@ -26,7 +26,7 @@ from playground.ui.common.i18n import t
 
 COLUMNS = ("model", "method", "mask", "rank", "word", "token", "prob")
 # Notes that say a result is not meaningful, or measured weak for this kind of text: shown first, beside the bars.
-WARNINGS = {"all_unknown", "unknown", "no_chinese", "no_chinese_model", "weak_zh"}
+WARNINGS = {"all_unknown", "unknown", "no_chinese", "no_chinese_model", "weak_zh", "byte_pieces"}
 
 
 def columns(run: FillMaskRun) -> list[tuple[ModelFill, Reading]]:
@@ -68,7 +68,7 @@ def figure(run: FillMaskRun, lang: str) -> Any:
 def table(run: FillMaskRun, lang: str) -> tuple[list[str], list[list[Any]]]:
     headers = [t(f"fill_mask.col_{c}", lang) for c in COLUMNS]
     rows = [
-        [model_id_in(fill.model_id, lang), method_name(r, lang), m, rank, p.word, p.raw, round(p.probability, 6)]
+        [model_id_in(fill.model_id, lang), method_name(r, lang), m, rank, p.word, p.piece or p.raw, round(p.probability, 6)]
         for fill, r in columns(run)
         for m, preds in enumerate(r.predictions, start=1)
         for rank, p in enumerate(preds, start=1)

@@ -86,6 +86,13 @@ STRINGS = {
         "{model} 在日常中文上较弱——留出的日常中文 hit@5：{percent}%（{blanks} 个它从未读过的 HSK 句子，每句遮住一个字）。"
         "请把它的中文答案当作猜测，而不是完整的中文 BERT 会给出的答案。",
     ),
+    "fill_mask.byte_pieces": (
+        "{model} offers single bytes ({pieces}): its vocabulary spells some characters, Chinese ones among them, in "
+        "2-4 byte pieces of their UTF-8 code, and one byte alone is not a character. Such a bar is a piece of a "
+        "character, not a word.",
+        "{model} 给出了单个字节（{pieces}）：它的词表把一些字符（包括汉字）拆成 UTF-8 编码的 2–4 个字节片段，"
+        "单独一个字节不是一个字符。这样的条形是某个字符的一部分，不是一个词。",
+    ),
     "fill_mask.pool": ("{model}: {n} candidate words rescored per blank.", "{model}：每个空格重新打分 {n} 个候选词。"),
     "error.empty_text": ("Please type a sentence.", "请输入一个句子。"),
     "error.no_mask": (
