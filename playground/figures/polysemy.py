@@ -66,6 +66,19 @@ def coincident(coords: np.ndarray) -> list[list[int]]:
     return [g for g in groups.values() if len(g) > 1]
 
 
+def scatter_traces(result: PolysemyRun) -> list[tuple[int, str, list[int]]]:
+    """The scatter's traces in drawing order: (panel, sense label, the panel's rows in it); one source for the
+    figure and for the browser's redraw of another layer (playground/ui/polysemy/render.py `browser_data`)."""
+    colours = sense_colours(result.sentences)
+    out = []
+    for n, v in enumerate(result.models):
+        for label in colours:
+            idx = [k for k, i in enumerate(v.rows) if result.sentences[i].label == label]
+            if idx:
+                out.append((n, label, idx))
+    return out
+
+
 def scatter_figure(
     result: PolysemyRun,
     no_label: str = "(no label)",
@@ -92,12 +105,11 @@ def scatter_figure(
         vertical_spacing=row_spacing(titles, rows, height),  # the axes show no ticks: only the next row's titles
     )
     colours, shown = sense_colours(result.sentences), set()
+    traces = scatter_traces(result)
     for n, v in enumerate(result.models):
         r, c = divmod(n, cols)
-        for label, colour in colours.items():
-            idx = [k for k, i in enumerate(v.rows) if result.sentences[i].label == label]
-            if not idx:
-                continue
+        for label, idx in ((label, idx) for m, label, idx in traces if m == n):
+            colour = colours[label]
             hover = [f"{highlighted(result.sentences[v.rows[k]])}<br>{html.escape(' '.join(v.pieces[k]))}" for k in idx]
             xyz = dict(zip("xyz", v.coords[idx].T.tolist()))
             common = dict(
@@ -114,7 +126,7 @@ def scatter_figure(
             )
             fig.add_trace(trace, row=r + 1, col=c + 1)
             shown.add(label)
-        for group in coincident(v.coords):
+        for group in coincident(v.coords):  # (the browser's redraw places these notes by the same rule)
             note = dict(text=html.escape(one_point.format(n=len(group))), showarrow=True, arrowhead=0, ax=0, ay=-28)
             point = v.coords[group[0]].tolist()
             if kind == "scene":

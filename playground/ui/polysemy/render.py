@@ -9,10 +9,20 @@ import math
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 
 from playground.polysemy import ModelView, PolysemyRun
 from playground.polysemy import readings
-from playground.figures.polysemy import layer_curve_figure, pair_cosine_figure, scatter_figure, similarity_figure
+from playground.figures.polysemy import (
+    coincident,
+    colour_range,
+    layer_curve_figure,
+    pair_cosine_figure,
+    scatter_figure,
+    scatter_traces,
+    similarity_figure,
+)
 from playground.serialize import jsonable
 from playground.ui.common.widgets import escape_md, export_file, export_json, label_in, provenance
 from playground.ui.common.i18n import t
@@ -287,6 +297,52 @@ def figures(result: PolysemyRun, lang: str):
             names=names,
         ),
     )
+
+
+def _drawn(result: PolysemyRun) -> PolysemyRun:
+    """The panels the figures draw: those with vectors (a word GloVe lacks has none)."""
+    return replace(result, models=[v for v in result.models if v.rows])
+
+
+def _placed(coords: list[np.ndarray], one_point: str) -> list[list]:
+    """The "n sentences, one point" notes of the scatter, as the figure places them: [panel, text, x, y(, z)]."""
+    return [
+        [n, html.escape(one_point.format(n=len(group))), *np.round(c[group[0]], 5).tolist()]
+        for n, c in enumerate(coords)
+        for group in coincident(c)
+    ]
+
+
+def browser_data(result: PolysemyRun, layers: dict[str, PolysemyRun], layer: str, lang: str) -> dict[str, Any] | None:
+    """What the page needs to show another layer, or PCA again after t-SNE, with no request (assets/polysemy_redraw.js).
+
+    `layer`: the menu's value `result` was run at; `layers`: the same request at every layer the menu offers ("last",
+    "0", "1", ...), projected by PCA, from the vectors the runtime keeps (no model runs). Per layer: each drawn
+    panel's points and cosines, the colour range, the panel titles, the reading and the score table, all as the
+    server draws them; t-SNE only where the server computed it (the layer of `result`): another layer under t-SNE
+    asks the server (t-SNE takes seconds a layer)."""
+    if not layers:
+        return None
+    shown = _drawn(result)
+    out: dict[str, Any] = {"few": few(result), "traces": [[n, idx] for n, _, idx in scatter_traces(shown)], "layers": {}}
+    one_point = t("polysemy.one_point", lang, n="{n}")
+    for key, run in layers.items():
+        drawn = _drawn(run)
+        low, high = colour_range(drawn)
+        coords = [v.coords for v in drawn.models]
+        out["layers"][key] = {
+            "pca": [np.round(c, 5).tolist() for c in coords],
+            "pca_notes": _placed(coords, one_point),
+            "sim": [np.round(v.similarity, 3).tolist() for v in drawn.models],
+            "zrange": [min(0.0, low), 1.0] if out["few"] else [low, high],
+            "titles": [panel_title(v, lang) for v in drawn.models],
+            "reading": reading(run, lang),
+            "table": score_rows(run, lang),
+        }
+    if result.projection == "tsne" and layer in out["layers"]:  # the one t-SNE the server computed
+        coords = [v.coords for v in shown.models]
+        out["layers"][layer].update(tsne=[np.round(c, 5).tolist() for c in coords], tsne_notes=_placed(coords, one_point))
+    return out
 
 
 def _csv(rows: list[list[Any]]) -> str:
