@@ -157,11 +157,14 @@ def pair_cosine_figure(
     pair_title: str = "cos(#{a}, #{b})",
     layer: str = "layer",
     names: list[str] | None = None,
+    reference: str = "{model}: the word vs the other words of the other sentence",
 ) -> go.Figure:
     """With few sentences: the cosine between each pair of uses at every layer, one panel per pair, one line per model.
 
     The y axis is fixed (0 to 1, lower only if a cosine is negative) so 0.89 and 0.99 look as different as they are;
-    a single-vector baseline (a static table, input embeddings) is a dashed line at its one value.
+    a single-vector baseline (a static table, input embeddings) is a dashed line at its one value. A contextual
+    model's reference is a dotted line of its colour: the word against the other sentence's other words, the cosine
+    of unrelated tokens at that layer (`reference`: its legend entry, with a `{model}` slot, already escaped).
     """
     names = names or [html.escape(v.label) for v in result.models]
     pairs = list(dict.fromkeys(tuple(p["pair"]) for v in result.models for p in v.pair_cosines))
@@ -175,7 +178,10 @@ def pair_cosine_figure(
         vertical_spacing=0.18,
     )
     depth = max((v.num_layers for v in result.models), default=0)
-    lowest = min((x for v in result.models for p in v.pair_cosines for x in p["by_layer"]), default=0.0)
+    lowest = min(
+        (x for v in result.models for p in v.pair_cosines for x in [*p["by_layer"], *p.get("reference_by_layer", [])]),
+        default=0.0,
+    )
     for n, v in enumerate(result.models):
         colour = PALETTE[n % len(PALETTE)]
         for p in v.pair_cosines:
@@ -189,6 +195,23 @@ def pair_cosine_figure(
                 name=names[n], legendgroup=v.key, showlegend=k == 0, hovertemplate=f"{names[n]}: %{{y:.3f}}<extra></extra>"
             )
             fig.add_trace(trace, row=k // cols + 1, col=k % cols + 1)
+            if p.get("reference_by_layer"):
+                other = p["reference_by_layer"]
+                name = reference.format(model=names[n])
+                fig.add_trace(
+                    go.Scatter(
+                        x=list(range(len(other))),
+                        y=other,
+                        mode="lines",
+                        line=dict(color=colour, dash="dot", width=1.5),
+                        name=name,
+                        legendgroup=f"{v.key}:reference",
+                        showlegend=k == 0,
+                        hovertemplate=f"{name}: %{{y:.3f}}<extra></extra>",
+                    ),
+                    row=k // cols + 1,
+                    col=k % cols + 1,
+                )
     fig.update_xaxes(title_text=layer, dtick=1 if depth <= 12 else 2)
     fig.update_yaxes(range=[min(0.0, lowest) - 0.02, 1.02], title_text="cos")
     return base_layout(fig, title, height=380 * rows)

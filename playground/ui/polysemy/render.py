@@ -264,6 +264,7 @@ def figures(result: PolysemyRun, lang: str):
                 pair_title=t("polysemy.pair_panel", lang),
                 layer=t("polysemy.axis_layer_0", lang),
                 names=names,
+                reference=t("polysemy.pair_reference", lang, model="{model}"),
             ),
             similarity_figure(
                 result,

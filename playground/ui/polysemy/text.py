@@ -108,6 +108,10 @@ STRINGS = {
         "Cosine between the uses, layer by layer (1 = the same vector; the axis is fixed from 0 to 1)",
         "两处用法之间的余弦，逐层（1 = 同一个向量；纵轴固定为 0 到 1）",
     ),
+    "polysemy.pair_reference": (
+        "{model} (dotted): the word vs the other words of the other sentence — what unrelated tokens score",
+        "{model}（虚线）：该词与另一句中其他词的余弦——无关词元的得分",
+    ),
     "polysemy.pair_panel": ("sentence #{a} vs #{b}", "第 #{a} 句 vs 第 #{b} 句"),
     "polysemy.axis_layer_0": (
         "layer (0 = input embeddings, before any transformer layer)",
@@ -116,11 +120,13 @@ STRINGS = {
     "polysemy.colourbar_fixed": ("cos (colours: 0 to 1)", "余弦（颜色：0 到 1）"),
     "polysemy.few_absent": (
         "With {n} sentences and no sense written twice, the first chart is the cosine between the uses at every layer, "
-        "the number this comparison is about. Not drawn, on purpose: a 2-D projection (it puts two points in opposite "
+        "the number this comparison is about, beside a dotted reference: the word against the other sentence's other "
+        "words (contextual vectors share a direction, so even unrelated tokens have a high cosine). Not drawn, on purpose: a 2-D projection (it puts two points in opposite "
         "corners whatever their cosine, so 0.89 and 0.99 would look equally far apart), the sense separation and "
         "nearest-neighbour accuracy, and the chart of where the senses come apart: these need at least two sentences "
         "per sense.",
-        "只有 {n} 个句子且没有哪个词义出现两次，因此第一张图是每一层上两处用法之间的余弦——这正是本比较要看的数字。"
+        "只有 {n} 个句子且没有哪个词义出现两次，因此第一张图是每一层上两处用法之间的余弦——这正是本比较要看的数字；"
+        "旁边的虚线是参照：该词与另一句中其他词的余弦（上下文向量方向相近，连无关的词元余弦也很高）。"
         "有意不画：二维投影（无论余弦多少，它都把两个点放在对角，0.89 和 0.99 看起来一样远）、词义分离度和最近邻"
         "准确率，以及“词义在哪一层分开”的图：这些都需要每种词义至少两个句子。",
     ),
