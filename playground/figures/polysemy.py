@@ -157,7 +157,8 @@ def pair_cosine_figure(
     pair_title: str = "cos(#{a}, #{b})",
     layer: str = "layer",
     names: list[str] | None = None,
-    reference: str = "{model}: the word vs the other words of the other sentence",
+    reference: str = "{model}: vs the other words (reference)",
+    cos: str = "cos",
 ) -> go.Figure:
     """With few sentences: the cosine between each pair of uses at every layer, one panel per pair, one line per model.
 
@@ -165,6 +166,10 @@ def pair_cosine_figure(
     a single-vector baseline (a static table, input embeddings) is a dashed line at its one value. A contextual
     model's reference is a dotted line of its colour: the word against the other sentence's other words, the cosine
     of unrelated tokens at that layer (`reference`: its legend entry, with a `{model}` slot, already escaped).
+
+    On a phone (390 px) a long title, the pair's panel title, the mode bar and a wrapped axis title took the figure's
+    height and left a plot ~150 px high (issue 37 item 7): one pair gets no panel title (the figure is about it), the
+    titles are short, and the legend sits under the plot with room reserved for it (`height` grows with it).
     """
     names = names or [html.escape(v.label) for v in result.models]
     pairs = list(dict.fromkeys(tuple(p["pair"]) for v in result.models for p in v.pair_cosines))
@@ -173,7 +178,7 @@ def pair_cosine_figure(
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[html.escape(pair_title.format(a=a, b=b)) for a, b in pairs],
+        subplot_titles=[html.escape(pair_title.format(a=a, b=b)) for a, b in pairs] if len(pairs) > 1 else None,
         horizontal_spacing=0.08,
         vertical_spacing=0.18,
     )
@@ -213,8 +218,11 @@ def pair_cosine_figure(
                     col=k % cols + 1,
                 )
     fig.update_xaxes(title_text=layer, dtick=1 if depth <= 12 else 2)
-    fig.update_yaxes(range=[min(0.0, lowest) - 0.02, 1.02], title_text="cos")
-    return base_layout(fig, title, height=380 * rows)
+    fig.update_yaxes(range=[min(0.0, lowest) - 0.02, 1.02], title_text=cos)
+    entries = sum(1 for trace in fig.data if trace.showlegend)
+    fig = base_layout(fig, title, height=380 * rows + 22 * entries)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.18, x=0, xanchor="left"))
+    return fig
 
 
 def colour_range(result: PolysemyRun, least: float = 0.05) -> tuple[float, float]:

@@ -263,6 +263,7 @@ def figures(result: PolysemyRun, lang: str):
                 title=t("polysemy.pair_title", lang),
                 pair_title=t("polysemy.pair_panel", lang),
                 layer=t("polysemy.axis_layer_0", lang),
+                cos=t("polysemy.pair_axis", lang),
                 names=names,
                 reference=t("polysemy.pair_reference", lang, model="{model}"),
             ),

@@ -104,19 +104,11 @@ STRINGS = {
     "polysemy.col_accuracy": ("NN accuracy", "最近邻准确率"),
     "polysemy.col_sentences": ("sentences", "句数"),
     "polysemy.col_pair": ("cos #{a}–#{b}", "余弦 #{a}–#{b}"),
-    "polysemy.pair_title": (
-        "Cosine between the uses, layer by layer (1 = the same vector; the axis is fixed from 0 to 1)",
-        "两处用法之间的余弦，逐层（1 = 同一个向量；纵轴固定为 0 到 1）",
-    ),
-    "polysemy.pair_reference": (
-        "{model} (dotted): the word vs the other words of the other sentence — what unrelated tokens score",
-        "{model}（虚线）：该词与另一句中其他词的余弦——无关词元的得分",
-    ),
+    "polysemy.pair_title": ("Cosine between the uses, layer by layer", "两处用法之间的余弦，逐层"),
+    "polysemy.pair_axis": ("cos (1 = the same vector)", "余弦（1 = 同一向量）"),
+    "polysemy.pair_reference": ("{model}: vs the other words (reference)", "{model}：与其他词（参照）"),
     "polysemy.pair_panel": ("sentence #{a} vs #{b}", "第 #{a} 句 vs 第 #{b} 句"),
-    "polysemy.axis_layer_0": (
-        "layer (0 = input embeddings, before any transformer layer)",
-        "层（0 = 输入嵌入，在所有 Transformer 层之前）",
-    ),
+    "polysemy.axis_layer_0": ("layer (0 = input embeddings)", "层（0 = 输入嵌入）"),
     "polysemy.colourbar_fixed": ("cos (colours: 0 to 1)", "余弦（颜色：0 到 1）"),
     "polysemy.few_absent": (
         "With {n} sentences and no sense written twice, the first chart is the cosine between the uses at every layer, "

@@ -45,8 +45,22 @@ def test_the_reference_is_the_mean_cosine_of_the_word_and_the_other_sentences_ot
 
 def test_the_pair_figure_draws_the_reference_dotted_and_names_it_in_both_languages(tiny_encoder):
     result = _run(tiny_encoder)
-    for lang, words in (("en", "the other words of the other sentence"), ("zh", "另一句中其他词")):
+    for lang, words in (("en", "vs the other words"), ("zh", "与其他词")):
         figure = render.figures(result, lang)[0]
         dotted = [trace for trace in figure.data if trace.line.dash == "dot"]
         assert len(dotted) == 1 and words in dotted[0].name, [t.name for t in figure.data]
-        assert words.split()[0] in render.notes(result, lang) or "虚线" in render.notes(result, lang)
+        assert ("dotted reference" if lang == "en" else "虚线是参照") in render.notes(result, lang)  # what it is
+
+
+def test_the_pair_figure_keeps_its_titles_short_for_a_phone(tiny_encoder):
+    """Issue 37 item 7: on a 390 px phone the long title, the pair's panel title, the mode bar and a wrapped axis
+    title collided and left the plot ~150 px high. One pair: no panel title; titles short; the legend below, with
+    its room added to the height (the layout in Chromium: tests/e2e/test_polysemy.py)."""
+    result = _run(tiny_encoder)
+    for lang in ("en", "zh"):
+        figure = render.figures(result, lang)[0]
+        assert not figure.layout.annotations  # one pair: the figure's title names what it shows
+        title, axis = figure.layout.title.text, figure.layout.xaxis.title.text
+        width = sum(2 if ord(c) > 0x2E80 else 1 for c in title + axis)  # a CJK character is about two Latin ones
+        assert len(title) <= 45 and len(axis) <= 30 and width <= 80, (title, axis)
+        assert figure.layout.legend.orientation == "h" and figure.layout.height > 380
