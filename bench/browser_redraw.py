@@ -59,10 +59,15 @@ CHOICES = {  # tab link, plot, the menu's label, the option picked, the text the
         "layer 3",
     ),
 }
+# The same choice, then the Compare button: how another layer was shown before the browser redrew it (one run).
+CHOICES["polysemy layer + Compare"] = (*CHOICES["polysemy layer"], "#polysemy-run")
 
 
-def choose(browser, url: str, link: str, plot: str, label: str, option: str, shown: str) -> tuple[int, float | None]:
-    """A menu choice instead of a drag: (requests sent, seconds from the click on the option to the redrawn figure)."""
+def choose(
+    browser, url: str, link: str, plot: str, label: str, option: str, shown: str, button: str | None = None
+) -> tuple[int, float | None]:
+    """A menu choice instead of a drag: (requests sent, seconds from the click on the option to the redrawn figure).
+    With `button`, the choice is followed by a click on it (the way before the browser redrew: the server's run)."""
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     page.goto(url + link)
     page.locator(f"{plot} .js-plotly-plot").wait_for(timeout=240_000)
@@ -74,6 +79,10 @@ def choose(browser, url: str, link: str, plot: str, label: str, option: str, sho
     start = time.perf_counter()
     page.get_by_role("option", name=option, exact=True).click()
     try:
+        if button:  # the server's run: from the choice to the end of the run the button asked for
+            page.locator(button).click()
+            page.locator(".pending").first.wait_for(timeout=10_000)
+            page.wait_for_function("() => !document.querySelector('.pending')", polling="raf", timeout=120_000)
         page.wait_for_function(f"document.querySelector('{plot}').innerText.includes({shown!r})", polling="raf", timeout=30_000)
         seconds = time.perf_counter() - start
     except Exception:  # noqa: BLE001 -- Playwright's TimeoutError: the page does not redraw on a choice at all

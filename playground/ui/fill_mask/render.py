@@ -68,7 +68,9 @@ def figure(run: FillMaskRun, lang: str) -> Any:
 def table(run: FillMaskRun, lang: str) -> tuple[list[str], list[list[Any]]]:
     headers = [t(f"fill_mask.col_{c}", lang) for c in COLUMNS]
     rows = [
-        [model_id_in(fill.model_id, lang), method_name(r, lang), m, rank, p.word, p.piece or p.raw, round(p.probability, 6)]
+        # the model by its key (`e5-mlm`): its full id is in the provenance above, and on a phone the id took the
+        # whole width and pushed the words and probabilities out of sight
+        [fill.model_key, method_name(r, lang), m, rank, p.word, p.piece or p.raw, round(p.probability, 6)]
         for fill, r in columns(run)
         for m, preds in enumerate(r.predictions, start=1)
         for rank, p in enumerate(preds, start=1)

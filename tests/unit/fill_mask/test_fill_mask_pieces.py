@@ -52,3 +52,10 @@ def test_a_lone_byte_among_the_answers_shows_as_its_byte_and_is_explained(tiny_r
     labels = [y for trace in render.figure(run, lang).data for y in trace.y]
     assert any("&lt;0x" in y or "<0x" in y for y in labels) and not any("\ufffd" in y for y in labels), labels
     assert words in render.info(run, lang) and "⚠️" in render.info(run, lang)
+
+
+def test_the_table_names_a_model_by_its_key_so_the_words_fit_a_phone(tiny_mlm):
+    """On a 390 px phone the model column (a full id, "sentence-transformers/all-MiniLM-L6-v2 + MLM head trained
+    here") took the width and pushed the words and probabilities out of sight."""
+    _, rows = render.table(_run(tiny_mlm), "zh")
+    assert rows and all(row[0] == "bert" for row in rows)  # the key asked for; the id stays in the provenance line
