@@ -79,15 +79,19 @@ def choose(
     start = time.perf_counter()
     page.get_by_role("option", name=option, exact=True).click()
     try:
-        if button:  # the server's run: from the choice to the end of the run the button asked for
+        if button:  # the server's run: from the choice to the server's new figure (a new layout object)
+            figure = f"document.querySelector('{plot} .js-plotly-plot')"
+            page.evaluate(f"window.tpOldLayout = {figure}.layout")
             page.locator(button).click()
-            page.locator(".pending").first.wait_for(timeout=10_000)
-            page.wait_for_function("() => !document.querySelector('.pending')", polling="raf", timeout=120_000)
+            page.wait_for_function(f"{figure}.layout !== window.tpOldLayout", polling="raf", timeout=120_000)
         page.wait_for_function(f"document.querySelector('{plot}').innerText.includes({shown!r})", polling="raf", timeout=30_000)
         seconds = time.perf_counter() - start
     except Exception:  # noqa: BLE001 -- Playwright's TimeoutError: the page does not redraw on a choice at all
         seconds = None
     page.wait_for_timeout(1500)
+    plotly = page.evaluate("document.documentElement.dataset.tpRedrawMs || ''")  # the redraw's own time (Plotly)
+    if plotly and not button:
+        print(f"  (the browser's redraw itself, Plotly's update: {float(plotly):.0f} ms)")
     page.close()
     return len(sent), seconds
 
