@@ -18,8 +18,8 @@
   // The panel titles replaced, the other annotations (the scatter's "n sentences, one point") as `notes` say.
   function annotations(gd, titles, notes) {
     const kept = (gd.layout.annotations || []).slice(0, titles.length).map((a, i) => ({ ...a, text: titles[i] }));
-    const placed = notes.map(([n, text, x, y]) => ({
-      text, x, y, xref: axis('x', n), yref: axis('y', n), showarrow: true, arrowhead: 0, ax: 0, ay: -28,
+    const placed = notes.map(({ n, text, x, y, xanchor = 'center', ay = -28 }) => ({
+      text, x, y, xref: axis('x', n), yref: axis('y', n), showarrow: true, arrowhead: 0, ax: 0, ay, xanchor,
     }));
     return [...kept, ...placed];
   }
@@ -45,8 +45,8 @@
     const layout = {};
     if (three) {
       coords.forEach((_, n) => {
-        const scene = notes.filter((note) => note[0] === n)
-          .map(([, text, x, y, z]) => ({ text, x, y, z, showarrow: true, arrowhead: 0, ax: 0, ay: -28 }));
+        const scene = notes.filter((note) => note.n === n)
+          .map(({ text, x, y, z }) => ({ text, x, y, z, showarrow: true, arrowhead: 0, ax: 0, ay: -28 }));
         layout[`${axis('scene', n)}.annotations`] = scene;
       });
       layout.annotations = annotations(gd, titles, []);

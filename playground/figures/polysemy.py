@@ -66,6 +66,16 @@ def coincident(coords: np.ndarray) -> list[list[int]]:
     return [g for g in groups.values() if len(g) > 1]
 
 
+def note_place(coords: np.ndarray, point: list[float]) -> dict:
+    """Where a "n sentences, one point" note goes beside its point so the panel does not cut it (the 银行 preset's
+    MiniLM note lost its "2" at the left edge, and one at the top sat on the panel's subtitle): anchored on the side
+    away from the nearer edge, and below a point in the top fifth."""
+    spans = [(float(coords[:, d].min()), float(coords[:, d].max())) if len(coords) else (0.0, 1.0) for d in (0, 1)]
+    where = [(p - low) / (high - low) if high - low > 1e-9 else 0.5 for p, (low, high) in zip(point[:2], spans)]
+    anchor = "left" if where[0] < 0.3 else "right" if where[0] > 0.7 else "center"
+    return dict(xanchor=anchor, ay=28 if where[1] > 0.8 else -28)
+
+
 def scatter_traces(result: PolysemyRun) -> list[tuple[int, str, list[int]]]:
     """The scatter's traces in drawing order: (panel, sense label, the panel's rows in it); one source for the
     figure and for the browser's redraw of another layer (playground/ui/polysemy/render.py `browser_data`)."""
@@ -127,8 +137,10 @@ def scatter_figure(
             fig.add_trace(trace, row=r + 1, col=c + 1)
             shown.add(label)
         for group in coincident(v.coords):  # (the browser's redraw places these notes by the same rule)
-            note = dict(text=html.escape(one_point.format(n=len(group))), showarrow=True, arrowhead=0, ax=0, ay=-28)
             point = v.coords[group[0]].tolist()
+            note = dict(text=html.escape(one_point.format(n=len(group))), showarrow=True, arrowhead=0, ax=0, ay=-28)
+            if kind != "scene":
+                note.update(note_place(v.coords, point))
             if kind == "scene":
                 scene = fig.layout[f"scene{n + 1 if n else ''}"]
                 scene.annotations = [*scene.annotations, dict(x=point[0], y=point[1], z=point[2], **note)]

@@ -17,6 +17,7 @@ from playground.polysemy import readings
 from playground.figures.polysemy import (
     coincident,
     colour_range,
+    note_place,
     layer_curve_figure,
     pair_cosine_figure,
     scatter_figure,
@@ -306,13 +307,16 @@ def _drawn(result: PolysemyRun) -> PolysemyRun:
     return replace(result, models=[v for v in result.models if v.rows])
 
 
-def _placed(coords: list[np.ndarray], one_point: str) -> list[list]:
-    """The "n sentences, one point" notes of the scatter, as the figure places them: [panel, text, x, y(, z)]."""
-    return [
-        [n, html.escape(one_point.format(n=len(group))), *np.round(c[group[0]], 5).tolist()]
-        for n, c in enumerate(coords)
-        for group in coincident(c)
-    ]
+def _placed(coords: list[np.ndarray], one_point: str) -> list[dict]:
+    """The "n sentences, one point" notes of the scatter, as the figure places them: panel, text, x, y(, z), and in
+    2-D the side and height `note_place` gives."""
+    out = []
+    for n, c in enumerate(coords):
+        for group in coincident(c):
+            point = np.round(c[group[0]], 5).tolist()
+            side = note_place(c, point) if len(point) == 2 else {}
+            out.append({"n": n, "text": html.escape(one_point.format(n=len(group))), **dict(zip("xyz", point)), **side})
+    return out
 
 
 def browser_data(result: PolysemyRun, layers: dict[str, PolysemyRun], layer: str, lang: str) -> dict[str, Any] | None:

@@ -6,6 +6,7 @@ import numpy as np
 
 from playground.polysemy import PolysemyRequest, run_polysemy
 from playground.runtime import Runtime
+from playground.figures.polysemy import note_place
 from playground.ui.polysemy import render
 
 BANK = """money | she deposited the money in the bank .
@@ -48,3 +49,20 @@ def test_t_sne_comes_only_for_the_layer_the_server_computed_it_at(tiny_mlm):
     data = render.browser_data(result, layers, "1", "en")
     assert [k for k, entry in data["layers"].items() if "tsne" in entry] == ["1"]  # another layer asks the server
     np.testing.assert_allclose(data["layers"]["1"]["tsne"][0], result.models[0].coords, atol=1e-5)
+
+
+def test_a_one_point_note_is_anchored_away_from_the_panel_edge(tiny_mlm):
+    """Issue 37 low item: the 银行 preset's MiniLM note ("2 sentences, one point") lost its first characters at the
+    panel's left edge; a note at the top sat on the panel's subtitle."""
+    coords = np.array([[0.0, 0.0], [1.0, 1.0], [0.5, 0.5]])
+    assert note_place(coords, [0.0, 0.0]) == {"xanchor": "left", "ay": -28}
+    assert note_place(coords, [1.0, 1.0]) == {"xanchor": "right", "ay": 28}  # below a point at the top
+    assert note_place(coords, [0.5, 0.5]) == {"xanchor": "center", "ay": -28}
+    twice = "a | the bank paid .\na | the bank paid .\nb | he sat on the bank of the river .\nb | the river bank ."
+    runtime = Runtime(load=lambda key: tiny_mlm)
+    result = run_polysemy(PolysemyRequest("bank", twice, (tiny_mlm.spec.key,), input_embeddings=False), runtime)
+    figure = render.figures(result, "en")[0]
+    (note,) = [a for a in figure.layout.annotations if "one point" in (a.text or "")]
+    (view,) = result.models
+    placed = note_place(view.coords, view.coords[0].tolist())
+    assert (note.xanchor, note.ay) == (placed["xanchor"], placed["ay"])
