@@ -234,6 +234,7 @@ def pair_cosine_figure(
     entries = sum(1 for trace in fig.data if trace.showlegend)
     fig = base_layout(fig, title, height=380 * rows + 22 * entries)
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.18, x=0, xanchor="left"))
+    fig.update_layout(modebar=dict(orientation="v"))  # upright at the right edge: across the top it covered the title
     return fig
 
 

@@ -64,3 +64,4 @@ def test_the_pair_figure_keeps_its_titles_short_for_a_phone(tiny_encoder):
         width = sum(2 if ord(c) > 0x2E80 else 1 for c in title + axis)  # a CJK character is about two Latin ones
         assert len(title) <= 45 and len(axis) <= 30 and width <= 80, (title, axis)
         assert figure.layout.legend.orientation == "h" and figure.layout.height > 380
+        assert figure.layout.modebar.orientation == "v"  # not across the title's line
