@@ -36,13 +36,15 @@ def fill_mask_figure(results: list[Reading], titles: list[str], x_title: str, ma
     for col, result in enumerate(results, start=1):
         for row, preds in enumerate(result.predictions, start=1):
             # most probable on top
-            ranked = [(f"{rank}. {html.escape(p.word or p.raw)}", p) for rank, p in enumerate(preds, start=1)][::-1]
+            # a lone byte (`<0xE5>`) shows as its byte, never as "�"; the notes say what a byte piece is
+            label = [(p.piece if p.byte else p.word) or p.raw for p in preds]
+            ranked = [(f"{rank}. {html.escape(w)}", p) for rank, (w, p) in enumerate(zip(label, preds), start=1)][::-1]
             labels, preds = [lab for lab, _ in ranked], [p for _, p in ranked]
             fig.add_trace(
                 go.Bar(
                     x=[p.probability for p in preds],
                     y=labels,  # ranked, so two tokens that read alike stay two bars
-                    customdata=[[html.escape(p.raw), p.token_id] for p in preds],
+                    customdata=[[html.escape(p.piece or p.raw), p.token_id] for p in preds],
                     orientation="h",
                     marker_color=PALETTE[(col - 1) % len(PALETTE)],
                     text=[f"{p.probability:.1%}" for p in preds],

@@ -67,6 +67,29 @@ def coincident(coords: np.ndarray) -> list[list[int]]:
     return [g for g in groups.values() if len(g) > 1]
 
 
+def note_place(coords: np.ndarray, point: list[float]) -> dict:
+    """Where a "n sentences, one point" note goes beside its point so the panel does not cut it (the 银行 preset's
+    MiniLM note lost its "2" at the left edge, and one at the top sat on the panel's subtitle): anchored on the side
+    away from the nearer edge, and below a point in the top fifth."""
+    spans = [(float(coords[:, d].min()), float(coords[:, d].max())) if len(coords) else (0.0, 1.0) for d in (0, 1)]
+    where = [(p - low) / (high - low) if high - low > 1e-9 else 0.5 for p, (low, high) in zip(point[:2], spans)]
+    anchor = "left" if where[0] < 0.3 else "right" if where[0] > 0.7 else "center"
+    return dict(xanchor=anchor, ay=28 if where[1] > 0.8 else -28)
+
+
+def scatter_traces(result: PolysemyRun) -> list[tuple[int, str, list[int]]]:
+    """The scatter's traces in drawing order: (panel, sense label, the panel's rows in it); one source for the
+    figure and for the browser's redraw of another layer (playground/ui/polysemy/render.py `browser_data`)."""
+    colours = sense_colours(result.sentences)
+    out = []
+    for n, v in enumerate(result.models):
+        for label in colours:
+            idx = [k for k, i in enumerate(v.rows) if result.sentences[i].label == label]
+            if idx:
+                out.append((n, label, idx))
+    return out
+
+
 def scatter_figure(
     result: PolysemyRun,
     no_label: str = "(no label)",
@@ -93,12 +116,11 @@ def scatter_figure(
         vertical_spacing=row_spacing(titles, rows, height),  # the axes show no ticks: only the next row's titles
     )
     colours, shown = sense_colours(result.sentences), set()
+    traces = scatter_traces(result)
     for n, v in enumerate(result.models):
         r, c = divmod(n, cols)
-        for label, colour in colours.items():
-            idx = [k for k, i in enumerate(v.rows) if result.sentences[i].label == label]
-            if not idx:
-                continue
+        for label, idx in ((label, idx) for m, label, idx in traces if m == n):
+            colour = colours[label]
             hover = [f"{highlighted(result.sentences[v.rows[k]])}<br>{html.escape(' '.join(v.pieces[k]))}" for k in idx]
             xyz = dict(zip("xyz", v.coords[idx].T.tolist()))
             common = dict(
@@ -115,9 +137,11 @@ def scatter_figure(
             )
             fig.add_trace(trace, row=r + 1, col=c + 1)
             shown.add(label)
-        for group in coincident(v.coords):
-            note = dict(text=html.escape(one_point.format(n=len(group))), showarrow=True, arrowhead=0, ax=0, ay=-28)
+        for group in coincident(v.coords):  # (the browser's redraw places these notes by the same rule)
             point = v.coords[group[0]].tolist()
+            note = dict(text=html.escape(one_point.format(n=len(group))), showarrow=True, arrowhead=0, ax=0, ay=-28)
+            if kind != "scene":
+                note.update(note_place(v.coords, point))
             if kind == "scene":
                 scene = fig.layout[f"scene{n + 1 if n else ''}"]
                 scene.annotations = [*scene.annotations, dict(x=point[0], y=point[1], z=point[2], **note)]
@@ -146,11 +170,19 @@ def pair_cosine_figure(
     pair_title: str = "cos(#{a}, #{b})",
     layer: str = "layer",
     names: list[str] | None = None,
+    reference: str = "{model}: vs the other words (reference)",
+    cos: str = "cos",
 ) -> go.Figure:
     """With few sentences: the cosine between each pair of uses at every layer, one panel per pair, one line per model.
 
     The y axis is fixed (0 to 1, lower only if a cosine is negative) so 0.89 and 0.99 look as different as they are;
-    a single-vector baseline (a static table, input embeddings) is a dashed line at its one value.
+    a single-vector baseline (a static table, input embeddings) is a dashed line at its one value. A contextual
+    model's reference is a dotted line of its colour: the word against the other sentence's other words, the cosine
+    of unrelated tokens at that layer (`reference`: its legend entry, with a `{model}` slot, already escaped).
+
+    On a phone (390 px) a long title, the pair's panel title, the mode bar and a wrapped axis title took the figure's
+    height and left a plot ~150 px high (issue 37 item 7): one pair gets no panel title (the figure is about it), the
+    titles are short, and the legend sits under the plot with room reserved for it (`height` grows with it).
     """
     names = names or [html.escape(v.label) for v in result.models]
     pairs = list(dict.fromkeys(tuple(p["pair"]) for v in result.models for p in v.pair_cosines))
@@ -159,12 +191,15 @@ def pair_cosine_figure(
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[html.escape(pair_title.format(a=a, b=b)) for a, b in pairs],
+        subplot_titles=[html.escape(pair_title.format(a=a, b=b)) for a, b in pairs] if len(pairs) > 1 else None,
         horizontal_spacing=0.08,
         vertical_spacing=0.18,
     )
     depth = max((v.num_layers for v in result.models), default=0)
-    lowest = min((x for v in result.models for p in v.pair_cosines for x in p["by_layer"]), default=0.0)
+    lowest = min(
+        (x for v in result.models for p in v.pair_cosines for x in [*p["by_layer"], *p.get("reference_by_layer", [])]),
+        default=0.0,
+    )
     for n, v in enumerate(result.models):
         colour = PALETTE[n % len(PALETTE)]
         for p in v.pair_cosines:
@@ -178,9 +213,30 @@ def pair_cosine_figure(
                 name=names[n], legendgroup=v.key, showlegend=k == 0, hovertemplate=f"{names[n]}: %{{y:.3f}}<extra></extra>"
             )
             fig.add_trace(trace, row=k // cols + 1, col=k % cols + 1)
+            if p.get("reference_by_layer"):
+                other = p["reference_by_layer"]
+                name = reference.format(model=names[n])
+                fig.add_trace(
+                    go.Scatter(
+                        x=list(range(len(other))),
+                        y=other,
+                        mode="lines",
+                        line=dict(color=colour, dash="dot", width=1.5),
+                        name=name,
+                        legendgroup=f"{v.key}:reference",
+                        showlegend=k == 0,
+                        hovertemplate=f"{name}: %{{y:.3f}}<extra></extra>",
+                    ),
+                    row=k // cols + 1,
+                    col=k % cols + 1,
+                )
     fig.update_xaxes(title_text=layer, dtick=1 if depth <= 12 else 2)
-    fig.update_yaxes(range=[min(0.0, lowest) - 0.02, 1.02], title_text="cos")
-    return base_layout(fig, title, height=380 * rows)
+    fig.update_yaxes(range=[min(0.0, lowest) - 0.02, 1.02], title_text=cos)
+    entries = sum(1 for trace in fig.data if trace.showlegend)
+    fig = base_layout(fig, title, height=380 * rows + 22 * entries)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.18, x=0, xanchor="left"))
+    fig.update_layout(modebar=dict(orientation="v"))  # upright at the right edge: across the top it covered the title
+    return fig
 
 
 def colour_range(result: PolysemyRun, least: float = 0.05) -> tuple[float, float]:

@@ -55,7 +55,8 @@ class ModelFill:
 
 @dataclass(frozen=True)
 class Note:
-    code: str  # "unknown" | "all_unknown" | "no_chinese" | "no_chinese_model" | "weak_zh" | "pool" | "truncated":
+    code: str  # "unknown" | "all_unknown" | "no_chinese" | "no_chinese_model" | "weak_zh" | "byte_pieces" | "pool" |
+    # "truncated":
     # text key fill_mask.<code>
     params: dict[str, Any] = field(default_factory=dict)
 
@@ -120,10 +121,19 @@ def unknown_pieces(tokenizer: Any, text: str) -> tuple[tuple[str, ...], int]:
     return tuple(found), total
 
 
+def chinese_readers() -> list[ModelSpec]:
+    """The models that can fill a blank here and read Chinese (offline: e5-mlm, gpt-zh)."""
+    return [s for s in available_specs(*KINDS) if s.speaks("zh")]
+
+
 def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill], own: frozenset[str] = frozenset()) -> list[Note]:
     """What the reader should know, computed from the inputs and the results (worded by the UI); `own`: this
-    session's model keys (a lab model is not the bundled one whose measure is on file)."""
+    session's model keys (a lab model is not the bundled one whose measure is on file).
+
+    A model that does not read Chinese text is told once, with the readers available here to choose instead; "no
+    Chinese model here" only when there is none (issue 37 item 4: both at once contradicted each other)."""
     deaf = {spec.key for spec in not_reading_chinese(text, specs)}
+    readers = [s.key for s in chinese_readers()] if deaf else []
     notes = []
     for fill in fills:  # first: what makes a model's answer meaningless (the UI shows these as warnings)
         if fill.unknown:
@@ -132,14 +142,18 @@ def _notes(text: str, specs: list[ModelSpec], fills: list[ModelFill], own: froze
             notes.append(Note(code, {"model": fill.model_id, "n": len(fill.unknown), "total": fill.tokens, "pieces": pieces}))
     for spec, fill in zip(specs, fills):
         if spec.key in deaf:
-            notes.append(Note("no_chinese", {"model": fill.model_id}))
-    if specs and len(deaf) == len(specs):
+            notes.append(Note("no_chinese", {"model": fill.model_id, "readers": readers}))
+    if specs and len(deaf) == len(specs) and not readers:
         notes.append(Note("no_chinese_model"))
     for spec, fill in zip(specs, fills):  # a reader of Chinese whose Chinese answers measured weak: the figure
         weak = weak_on_everyday_chinese(spec.key) if has_cjk(text) and spec.key not in deaf | own else None
         if weak is not None:
             percent = round(100 * weak.hit_at_5)
             notes.append(Note("weak_zh", {"model": fill.model_id, "percent": percent, "blanks": weak.blanks}))
+    for fill in fills:  # a lone byte among the answers: what `<0xE5>` is, or the bar reads as a strange word
+        pieces = list(dict.fromkeys(p.piece for r in fill.readings for preds in r.predictions for p in preds if p.byte))
+        if pieces:
+            notes.append(Note("byte_pieces", {"model": fill.model_id, "pieces": pieces[:6]}))
     notes += [Note("pool", {"model": fill.model_id, "n": fill.pool_size}) for fill in fills if fill.pool_size]
     notes += [Note("truncated", {"model": fill.model_id}) for fill in fills for r in fill.readings if r.truncated]
     return notes

@@ -8,7 +8,9 @@ A GPT-style model only predicts the next token, so it can fill [MASK] in two way
 The candidates are whole words: the one token the tokenizer itself writes for a
 word in the blank, never a special token (`<s>`, `<|endoftext|>`) or a piece that
 attaches to the previous word (`'s`, `ing`) — also at the start of a sentence,
-where a word carries no leading-space marker (see `_is_candidate`). A pool taken from the left
+where a word carries no leading-space marker (see `_is_candidate`). A blank in Chinese text,
+which writes no spaces, takes Chinese characters (or words) that attach to the text before it instead
+(`_is_chinese_candidate`): a space-led Latin word there is never what the blank asks. A pool taken from the left
 context alone misses answers that only the right context suggests ("The river
 [MASK] was muddy"), so it is widened with the next-token distribution of a prompt
 that shows the whole sentence first ("... ___ was muddy. ... The river"); see
@@ -26,7 +28,7 @@ import torch
 from playground.errors import InputError
 from playground.fill_mask.data import Prediction, Reading, check_top_k, count_masks, split_at_masks
 from playground.models import LoadedModel, max_tokens
-from playground.text_units import token_text
+from playground.text_units import display_pieces, stands_alone, token_text, visible
 
 POOL_PER_SOURCE = 50  # word-initial candidates per next-token distribution: 50 kept every probe answer, at half the time of 100
 ROWS_PER_PASS = 128  # sentences scored per forward pass (bounds memory on a small Space)
@@ -159,15 +161,42 @@ def _is_candidate(lm: LoadedModel, token_id: int, sentence_start: bool, special:
     return after_space[-1] == token_id
 
 
-def _word_candidates(lm: LoadedModel, probs: torch.Tensor, n: int, sentence_start: bool) -> list[tuple[int, float]]:
-    """The n most probable tokens of a next-token distribution that can fill the blank as a whole word."""
+def chinese_blank(left: str, right: str) -> bool:
+    """Whether a blank sits in Chinese: the nearest character before or after it is a CJK ideograph (or kana)."""
+    return any(stands_alone(ch) for ch in (left.rstrip()[-1:], right.lstrip()[:1]) if ch)
+
+
+def _is_chinese_candidate(lm: LoadedModel, token_id: int, left: str, special: set[int]) -> bool:
+    """Whether a token can fill a Chinese blank: it reads as Chinese characters only, and is exactly the token the
+    tokenizer writes for them right after the left context (no space: Chinese has none), so a byte piece, a
+    space-led word or a piece that would merge differently there never passes."""
+    if token_id in special:
+        return False
+    tok = lm.tokenizer
+    word = token_text(tok, tok.convert_ids_to_tokens(token_id)).word
+    if not word or not all(stands_alone(ch) for ch in word):
+        return False
+    before = tok(left, add_special_tokens=False).input_ids if left else []
+    return tok(left + word, add_special_tokens=False).input_ids == before + [token_id]
+
+
+def _word_candidates(lm: LoadedModel, probs: torch.Tensor, n: int, left: str, chinese: bool) -> list[tuple[int, float]]:
+    """The n most probable tokens of a next-token distribution that can fill the blank as a whole word (as Chinese
+    characters where the blank is in Chinese)."""
     special = _special_ids(lm.tokenizer)
     found = []
     for i in probs.argsort(descending=True).tolist():  # most probable first, as far down as it takes to find n
-        if _is_candidate(lm, i, sentence_start, special):
+        if _is_chinese_candidate(lm, i, left, special) if chinese else _is_candidate(lm, i, not left, special):
             found.append((i, float(probs[i])))
             if len(found) == n:
                 break
+    if not found and chinese:
+        raise InputError(
+            "no_chinese_candidates",
+            "{model} has no Chinese character among its tokens to put in this Chinese blank (it reads Chinese as byte "
+            "pieces). Choose a model that reads Chinese.",
+            model=lm.spec.label,
+        )
     if not found:
         raise InputError("no_word_candidates", "{model} has no whole word to offer for this blank.", model=lm.spec.label)
     return found
@@ -177,7 +206,7 @@ def _predictions(lm: LoadedModel, scored: list[tuple[int, float]], top_k: int) -
     out = []
     for i, p in sorted(scored, key=lambda s: -s[1])[:top_k]:
         tt = token_text(lm.tokenizer, lm.tokenizer.convert_ids_to_tokens(i))
-        out.append(Prediction(tt.word, tt.raw, i, p))
+        out.append(Prediction(tt.word, tt.raw, i, p, visible(display_pieces(lm.tokenizer, [i])[0])))
     return out
 
 
@@ -212,8 +241,10 @@ def _fill_one(lm: LoadedModel, text: str, top_k: int, pool: int) -> CausalFill:
         left, right = prefix.rstrip(), pieces[k]
         primed = f"{left} {BLANK}{right}\n{left}"  # the sentence seen first, then the left context again
         probs = _next_token_probs(lm, [left, primed])
-        plain = _word_candidates(lm, probs[0], pool, not left)
-        cands = list(dict.fromkeys([i for i, _ in plain] + [i for i, _ in _word_candidates(lm, probs[1], pool, not left)]))
+        chinese = chinese_blank(left, right)
+        plain = _word_candidates(lm, probs[0], pool, left, chinese)
+        primed_cands = _word_candidates(lm, probs[1], pool, left, chinese)
+        cands = list(dict.fromkeys([i for i, _ in plain] + [i for i, _ in primed_cands]))
         words = [lm.tokenizer.decode([i]) for i in cands]
         logp = _sentence_logprobs(lm, [(left + w + right).lstrip() for w in words])
         share = np.exp(logp - logp.max())

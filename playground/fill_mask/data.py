@@ -29,6 +29,12 @@ class Prediction:
     raw: str  # the vocabulary token ("▁paris", "Ġparis", "paris")
     token_id: int
     probability: float
+    piece: str = ""  # the vocabulary piece as a reader can read it: "␣Paris" for `ĠParis`, "<0xE5>" for a lone byte
+
+    @property
+    def byte(self) -> bool:
+        """A lone byte of a UTF-8 character (`<0xE5>`): not a character, let alone a word."""
+        return self.piece.startswith("<0x") or "\ufffd" in self.word
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import torch
 from playground.errors import InputError
 from playground.fill_mask.data import Prediction, Reading, check_top_k, count_masks, substitute_masks
 from playground.models import LoadedModel, max_tokens
-from playground.text_units import token_texts
+from playground.text_units import display_pieces, token_texts, visible
 
 
 def _window(ids: list[int], marks: list[int], limit: int) -> tuple[list[int], bool]:
@@ -58,7 +58,10 @@ def fill_blanks_masked(lm: LoadedModel, texts: list[str], top_k: int = 5) -> lis
         probs = logits[row, where].softmax(-1)  # (masks, vocab)
         p, idx = probs.topk(top_k, dim=-1)
         per_mask = [
-            [Prediction(tt.word, tt.raw, i, float(q)) for tt, i, q in zip(token_texts(lm.tokenizer, ids_k), ids_k, p_k)]
+            [
+                Prediction(tt.word, tt.raw, i, float(q), visible(display_pieces(lm.tokenizer, [i])[0]))
+                for tt, i, q in zip(token_texts(lm.tokenizer, ids_k), ids_k, p_k)
+            ]
             for ids_k, p_k in zip(idx.tolist(), p.cpu().numpy().astype(np.float64))
         ]
         shown = lm.tokenizer.decode(ids, skip_special_tokens=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from playground.polysemy import KINDS, PolysemyRequest, check_models, check_request
+from playground.polysemy.views import FEW
 from playground.snippets import Snippet, comment, header, join, load_model, offline, py, spec_of
 
 AUTO = {"encoder": "AutoModel", "masked": "AutoModelForMaskedLM", "causal": "AutoModelForCausalLM"}
@@ -21,7 +22,7 @@ def request_of(params: dict) -> PolysemyRequest:
 
 # The part every transformer shares: per sentence one forward pass, the word's pieces pooled at every layer.
 _VECTORS = """
-vectors, inputs, senses = [], [], []
+vectors, inputs, senses, by_layer = [], [], [], []
 for sense, text, (start, end) in sentences:
     enc = tokenizer(text, return_offsets_mapping=True, return_special_tokens_mask=True, return_tensors="pt")
     offsets, special = enc.pop("offset_mapping")[0].tolist(), enc.pop("special_tokens_mask")[0].tolist()
@@ -37,12 +38,18 @@ for sense, text, (start, end) in sentences:
     vectors.append({pool_h})
     inputs.append({pool_e})
     senses.append(sense)
+    by_layer.append(torch.stack([{pool_all} for x in hidden]))  {by_layer}
 """
 
 _COMPARE = """
 def cosines(rows):
     unit = torch.nn.functional.normalize(torch.stack(rows), dim=-1)
     return unit @ unit.T
+
+
+def shown(x):
+    {shown}
+    return "—" if math.isnan(x) else f"{{x:.6f}}"
 
 
 def separation(cos, senses):
@@ -65,9 +72,25 @@ def _pool(var: str, pooling: str) -> str:
 def _report(key: str, rows: str, name: str) -> list[str]:
     return [
         f"cos = cosines({rows})",
-        f"print({py(name)}, 'separation', f'{{separation(cos, senses):.6f}}')",
+        f"print({py(name)}, 'separation', shown(separation(cos, senses)))",
         "for sense, row in zip(senses, cos.tolist()):",
         "    print(f'  {sense:>10} ' + ' '.join(f'{c:.6f}' for c in row))",
+    ]
+
+
+def _pairs_by_layer(key: str) -> list[str]:
+    """With few sentences the page draws each pair's cosine at every layer (exercise 1): the script prints it too."""
+    return [
+        f"if len(by_layer) <= {FEW}:  "
+        + comment(
+            "few sentences: each pair's cosine at every layer, as the page draws it",
+            "句子很少：逐层打印每对句子的余弦，与页面的图一致",
+        ),
+        f"    print('by layer, ' + {py(key)} + ': cosine of each pair (layer 0 = the embeddings)')",
+        "    for a in range(len(by_layer)):",
+        "        for b in range(a + 1, len(by_layer)):",
+        "            cos = torch.nn.functional.cosine_similarity(by_layer[a], by_layer[b], dim=-1)",
+        "            print(f'  #{a + 1}-#{b + 1} ' + ' '.join(f'{c:.6f}' for c in cos.tolist()))",
     ]
 
 
@@ -76,7 +99,7 @@ def polysemy_code(request: PolysemyRequest) -> Snippet:
     separation score (mean within-sense cosine minus mean cross-sense cosine); also for the input-embedding rows."""
     word, targets, layer, _ = check_request(request)
     keys = check_models(request.models)
-    lines = header("polysemy (contextual vs static vectors)", "一词多义（上下文向量与静态向量）", "import torch")
+    lines = header("polysemy (contextual vs static vectors)", "一词多义（上下文向量与静态向量）", "import math", "import torch")
     imports = sorted({AUTO[spec.kind] for spec in map(spec_of, keys) if spec is not None and spec.kind in AUTO})
     lines += [f"from transformers import AutoTokenizer{''.join(', ' + name for name in imports)}", ""]
     lines += [
@@ -87,7 +110,11 @@ def polysemy_code(request: PolysemyRequest) -> Snippet:
         "]",
         f"LAYER = {py(layer)}  " + comment("None = the last layer; 0 = the embeddings", "None 为最后一层；0 为嵌入层"),
         _COMPARE.format(
-            separation=comment("mean within-sense cosine minus mean cross-sense cosine", "同义句平均余弦减去异义句平均余弦")
+            shown=comment(
+                "an undefined score (fewer than two senses of two sentences) prints as the page shows it",
+                "无定义的得分（少于两种词义、每种两句）按页面的方式显示为 —",
+            ),
+            separation=comment("mean within-sense cosine minus mean cross-sense cosine", "同义句平均余弦减去异义句平均余弦"),
         ),
     ]
     vectors = _VECTORS.format(
@@ -95,6 +122,8 @@ def polysemy_code(request: PolysemyRequest) -> Snippet:
         layers=comment("embeddings + one per layer, each (1, T, H)", "嵌入层 + 每层一个，形状 (1, T, H)"),
         pool_h=_pool("h", request.pooling),
         pool_e=_pool("e", request.pooling),
+        pool_all=_pool("x[0].float()", request.pooling),
+        by_layer=comment("the word at every layer, (layers + 1, H)", "该词在每一层的向量，形状 (层数 + 1, H)"),
     )
     for key in keys:
         spec = spec_of(key)
@@ -112,6 +141,7 @@ def polysemy_code(request: PolysemyRequest) -> Snippet:
         lines += _report(key, "vectors", key)
         if request.input_embeddings:
             lines += _report(key, "inputs", f"{key}:input")
+        lines += _pairs_by_layer(key)
         lines.append("")
     return Snippet(join(lines), offline(keys))
 

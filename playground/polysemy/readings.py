@@ -28,8 +28,9 @@ PRESETS = json.loads((availability.ASSETS / "polysemy" / "presets.json").read_te
 class Reading:
     """One sentence of interpretation: `code` says which, `params` the numbers it rests on (None = undefined).
 
-    Codes: "no_labels" (fewer than two labelled senses: no scores), "void" (a voiding note: the panel's scores say
-    nothing), "static_one" (a single-vector baseline that is one vector), "static_differs" (a baseline whose
+    Codes: "no_labels" (fewer than two labelled senses: no scores), "senses_missing" (two senses labelled, but the
+    word found in sentences of fewer than two: the labels are there, the word is not), "void" (a voiding note: the
+    panel's scores say nothing), "static_one" (a single-vector baseline that is one vector), "static_differs" (a baseline whose
     vectors differ: the spelling, not the context), "cosines" (a sense with one sentence: the cross-sense cosines),
     "separates" (accuracy >= 90% from `layer` to the top), "never" (not at the top), "causal" (left-to-right models),
     "same_sense" (a preset whose groups are one sense), "cross_lingual" (zh-en pairs of the same vs other senses).
@@ -156,10 +157,15 @@ def cross_lingual(sentences: list, view: Any) -> Reading | None:
 def read_run(word: str, sentences: list, views: list) -> tuple[Reading, ...]:
     """The run's readings, in the order the page shows them: one per panel (or "no_labels"), then the run's own."""
     labels = {sentences[i].label for v in views for i in v.rows} - {""}
-    if len(labels) < 2:
+    written = {s.label for s in sentences} - {""}
+    if len(labels) < 2 and len(written) >= 2:  # labelled, but the word is missing where the other senses are
+        missing = [s.index + 1 for s in sentences if s.span is None]
+        out = [Reading("senses_missing", "", {"found": sorted(labels), "missing": missing})]
+    elif len(labels) < 2:
         out = [Reading("no_labels")]
-    else:
-        out = [_panel(sentences, v) for v in views]
+    else:  # a panel with no vector at all (a word GloVe lacks) has nothing to read: its note says why
+        out = [_panel(sentences, v) for v in views if v.rows]
+        views = [v for v in views if v.rows]
         causal = [
             v.key for v, r in zip(views, out) if v.family_kind == "causal" and v.source == "contextual" and r.code != "void"
         ]

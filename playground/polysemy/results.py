@@ -37,6 +37,10 @@ class SenseVectors:
     layers: np.ndarray  # (n_layers + 1, len(rows), hidden); layer 0 = embeddings
     notes: tuple[Note, ...] = ()  # why sentences are missing, if any; unknown tokens and identical inputs
     model_label: str = ""  # the registry label alone (`label` adds " · input embeddings" for the input rows)
+    # (n_layers + 1, len(rows), hidden): per sentence, the mean of the unit vectors of its other tokens (not the word,
+    # not special tokens). A word vs another sentence's other words is the reference a cosine needs: contextual
+    # vectors share a direction, so even unrelated tokens have a high cosine. None for tables and input rows.
+    others: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

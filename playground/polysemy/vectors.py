@@ -60,6 +60,7 @@ def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "m
         hidden = torch.stack(out.hidden_states, dim=1).float().cpu().numpy()  # (batch, layers + 1, T, H)
         table = lm.model.get_input_embeddings()(input_ids).float().cpu().numpy()  # (batch, T, H)
     layers = np.stack([_pool(h, p, pooling) for h, p in zip(hidden, positions)], axis=1)  # (layers + 1, n, H)
+    others = np.stack([_others(h, x, p, tok) for h, x, p in zip(hidden, ids, positions)], axis=1)  # (layers + 1, n, H)
     static = np.stack([_pool(e, p, pooling) for e, p in zip(table, positions)])[None]  # (1, n, H)
     pieces = [tok.convert_ids_to_tokens([x[j] for j in p]) for x, p in zip(ids, positions)]
     missing = len(found) - len(rows)
@@ -75,9 +76,20 @@ def contextual_vectors(lm: LoadedModel, targets: list[Target], pooling: str = "m
         model_label=spec.label,
     )
     return (
-        SenseVectors(spec.key, label=spec.label, source="contextual", layers=layers, **common),
+        SenseVectors(spec.key, label=spec.label, source="contextual", layers=layers, others=others, **common),
         SenseVectors(f"{spec.key}:input", label=f"{spec.label} · input embeddings", source="input", layers=static, **common),
     )
+
+
+def _others(hidden: np.ndarray, ids: list[int], positions: list[int], tok) -> np.ndarray:
+    """(layers + 1, H): the mean unit vector of a sentence's tokens other than the word and the special tokens
+    (zeros when there is none), at every layer."""
+    special = set(tok.all_special_ids)
+    keep = [j for j, x in enumerate(ids) if j not in positions and x not in special]
+    if not keep:
+        return np.zeros((hidden.shape[0], hidden.shape[-1]), np.float32)
+    rows = hidden[:, keep, :]
+    return (rows / np.maximum(np.linalg.norm(rows, axis=-1, keepdims=True), 1e-12)).mean(axis=1)
 
 
 def input_notes(

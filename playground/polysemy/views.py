@@ -13,6 +13,15 @@ from playground.polysemy.scores import cosine_matrix, sense_scores
 FEW = 4  # up to this many sentences, each pair's cosine per layer is part of the result
 
 
+def _reference(vectors: SenseVectors, a: int, b: int) -> list[float]:
+    """Per layer, the word in one sentence against the other words of the other (mean cosine, both ways round): what
+    the pair's cosine is to be read against, since contextual vectors of unrelated tokens are far from orthogonal."""
+    unit = vectors.layers / np.maximum(np.linalg.norm(vectors.layers, axis=-1, keepdims=True), 1e-12)
+    one = np.einsum("lh,lh->l", unit[:, a], vectors.others[:, b])
+    two = np.einsum("lh,lh->l", unit[:, b], vectors.others[:, a])
+    return [round(float(x), 6) for x in (one + two) / 2]
+
+
 def view(vectors: SenseVectors, targets: list[Target], layer: int | None, projection: str, dims: int, seed: int) -> ModelView:
     """Project and compare one model's vectors at `layer` (None, or a layer it lacks = its last); scores at every layer."""
     depth = len(vectors.layers) - 1
@@ -43,7 +52,11 @@ def view(vectors: SenseVectors, targets: list[Target], layer: int | None, projec
         model_label=vectors.model_label or vectors.label,
         vectors=vectors.layers[shown],
         pair_cosines=[
-            {"pair": [vectors.rows[a] + 1, vectors.rows[b] + 1], "by_layer": [float(x) for x in sims[:, a, b]]}
+            {
+                "pair": [vectors.rows[a] + 1, vectors.rows[b] + 1],
+                "by_layer": [float(x) for x in sims[:, a, b]],
+                **({"reference_by_layer": _reference(vectors, a, b)} if vectors.others is not None else {}),
+            }
             for a in range(len(vectors.rows))
             for b in range(a + 1, len(vectors.rows))
         ]

@@ -208,3 +208,37 @@ def test_3d_panels_are_drawn_whole_inside_their_boxes(browser, app_url):
     finally:
         context.close()
     assert not outside, outside[:5]
+
+
+def test_another_layer_and_pca_redraw_in_the_browser_with_no_request_and_as_the_server_draws(page):
+    """Issue 31: the layer menu and the projection redraw from every layer the cosine figure brought
+    (assets/polysemy_redraw.js): no request, and the browser's points, cosines, reading and scores for layer 3
+    equal the server's own for layer 3."""
+    params = {"word": PRESET["word"], "sentences": "\n".join(PRESET["sentences"]), "models": json.dumps(["minilm", "glove"])}
+    page.goto(_link(page, **params))
+    page.locator("#polysemy-scatter .js-plotly-plot").wait_for(timeout=240_000)
+    page.wait_for_function("() => !document.querySelector('.pending')", timeout=60_000)
+    page.wait_for_timeout(1000)  # the link's run has settled (nothing measured here)
+    sent = []
+    page.on("request", lambda request: sent.append(request.url))
+    menu = page.get_by_label("Layer to plot")
+    menu.click()
+    page.get_by_role("option", name="3", exact=True).click()
+    page.wait_for_function("document.querySelector('#polysemy-heatmap').innerText.includes('layer 3')", timeout=30_000)
+    page.wait_for_timeout(600)  # past the 250 ms a redraw the browser cannot do waits before it asks the server
+    assert sent == []  # the menu answered in the browser
+    print(f"polysemy redraw: {page.evaluate('document.documentElement.dataset.tpRedrawMs')} ms")  # bench/RESULTS.md
+    drawn_js = "el => el.data.map(t => [t.x, t.y, t.z])"
+    scatter, heat = page.locator("#polysemy-scatter .js-plotly-plot"), page.locator("#polysemy-heatmap .js-plotly-plot")
+    drawn = (scatter.evaluate(drawn_js), heat.evaluate("el => el.data.map(t => t.z)"))
+    reading = page.locator("#polysemy-reading").inner_text()
+    page.locator("#polysemy-run").click()  # the server draws layer 3
+    page.wait_for_function("() => !document.querySelector('.pending')", timeout=120_000)
+    page.wait_for_timeout(500)
+    assert len(sent) > 0  # (the button is a request: the redraw above was not)
+    again = (scatter.evaluate(drawn_js), heat.evaluate("el => el.data.map(t => t.z)"))
+    assert again[1] == drawn[1] and drawn[1]
+    for mine, theirs in zip(drawn[0], again[0]):  # the browser's points are the server's, sent to 5 decimals
+        for axis, other in zip(mine, theirs):
+            assert (axis is None) == (other is None) and (axis is None or axis == pytest.approx(other, abs=1e-4))
+    assert page.locator("#polysemy-reading").inner_text() == reading

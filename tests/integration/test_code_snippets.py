@@ -67,6 +67,11 @@ CASES = [
     ("polysemy", "polysemy", {"word": "bank", "sentences": SENTENCES, "models": ["minilm"], "layer": "3"}),
     ("polysemy_causal", "polysemy", {"word": "bank", "sentences": SENTENCES, "models": ["smollm2-instruct"], "pooling": "first"}),
     (
+        "polysemy_pair",
+        "polysemy",
+        {"word": "bank", "sentences": "river | He sat on the bank.\nmoney | She paid at the bank.", "models": ["minilm"]},
+    ),  # exercise 1's shape: one pair, its cosine at every layer, the separation undefined ("—", as on the page)
+    (
         "next_token",
         "next_token",
         {"prompt": "Once upon a time", "model": "smollm2-instruct", "temperatures": [0, 0.7, 1.5], "top_k": 50, "top_p": 0.9},
@@ -248,17 +253,23 @@ def _fill_mask(view, request, out, hub):
 
 def _polysemy(view, request, out, hub):
     run = run_polysemy(polysemy_request(request), RUNTIME)
-    printed = {title.split()[0]: (title, rows) for title, rows in blocks(out)}
+    every = blocks(out)
+    printed = {title.split()[0]: (title, rows) for title, rows in every if not title.startswith("by layer")}
+    by_layer = {title.split()[2].rstrip(":"): rows for title, rows in every if title.startswith("by layer")}
     scripted = [m for m in run.models if m.family_kind in POLYSEMY_SCRIPTED]  # ELMo and GloVe: a comment only
     assert set(printed) == {m.key for m in scripted}
     for view in scripted:
         title, rows = printed[view.key]
         close(matrix([row.split(None, 1)[1] for row in rows]), view.similarity)
-        printed_separation = float(title.split()[-1])  # "nan" when no sense has two sentences (exercise 1's pair)
-        assert np.isnan(printed_separation) == np.isnan(view.separation)
+        shown = title.split()[-1]  # "—" when no sense has two sentences (exercise 1's pair), as the page shows it
+        assert (shown == "—") == bool(np.isnan(view.separation)) and "nan" not in out
         if not np.isnan(view.separation):
-            close([printed_separation], [view.separation])
+            close([float(shown)], [view.separation])
         assert [row.split()[0] for row in rows] == [run.sentences[i].label for i in view.rows]
+    for view in (v for v in scripted if v.pair_cosines and v.source == "contextual"):  # the per-layer curve of each pair
+        rows = {row.split()[0]: floats(row) for row in by_layer[view.key]}
+        for pair in view.pair_cosines:
+            close(rows["#{}-#{}".format(*pair["pair"])], pair["by_layer"])
 
 
 def _distribution(title_rows, view):

@@ -26,16 +26,25 @@ def view_of(key, e5):
     return view
 
 
-@pytest.mark.parametrize("key", ["pingguo", "da", "hua"])
+REAL_SENSES = ["pingguo", "da", "hua", "xing", "dian"]  # with their HSK sentences (issue 36 item 5)
+
+
+@pytest.mark.parametrize("key", REAL_SENSES)
 def test_two_real_senses_separate_at_the_last_layer(e5, key):
+    """At least the reading's 90 % (readings.py): with the everyday HSK sentences added, 苹果 and 打 each have one
+    sentence whose nearest neighbour is of the other sense (0.91, 0.94 measured), 花, 行 and 点 none."""
     view = view_of(key, e5)
     assert view.layer == view.num_layers == 12 and not view.notes
-    assert view.separation > 0 and view.nn_accuracy_by_layer[-1] == 1.0
+    assert view.separation > 0 and view.nn_accuracy_by_layer[-1] >= 0.9
 
 
 def test_yinhang_groups_separate_less_than_real_senses(e5):
-    """存钱 / 散步 are one sense of 银行: the context moves the vectors, but less than 苹果's two senses do."""
-    assert view_of("yinhang", e5).nn_accuracy_by_layer[-1] < view_of("pingguo", e5).nn_accuracy_by_layer[-1]
+    """存钱 / 散步 are one sense of 银行: the context moves the vectors, but less than two real senses do. Separation,
+    not nearest-neighbour accuracy: each group's sentences share their activity words (换钱, 贷款 / 散步), so a
+    neighbour is usually of the same group (0.92 measured, as high as 苹果's 0.91), while the gap between the groups'
+    mean cosines stays a fraction of a real sense's."""
+    yinhang = view_of("yinhang", e5).separation
+    assert all(yinhang < view_of(key, e5).separation / 2 for key in REAL_SENSES)
 
 
 def test_yinhang_reading_on_e5_says_one_sense_in_chinese(e5):

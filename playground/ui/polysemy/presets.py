@@ -44,12 +44,27 @@ def preset_of(word: Any, sentences: Any) -> str:
 
 
 def chinese_models(keys: Any) -> Any:
-    """The chosen models plus the available ones that read Chinese, when none of the chosen does (a Chinese preset)."""
+    """The chosen models plus the available ones that read Chinese, when none of the chosen does (a Chinese preset).
+
+    An encoder first, then a masked LM, a causal one last (KINDS' order): a left-to-right model's vector of a word
+    cannot see what follows it, which is what tells 打 (hit) from 打 (call) in 给妈妈打了个电话 (the registry lists
+    the classroom GPT before e5-small, and it was the one added)."""
     chosen = [k for k in keys or [] if isinstance(k, str)]
-    speakers = [s.key for s in availability.available_specs(*KINDS) if s.speaks("zh")]
+    order = {kind: n for n, kind in enumerate(KINDS)}
+    readers = sorted((s for s in availability.available_specs(*KINDS) if s.speaks("zh")), key=lambda s: order.get(s.kind, 9))
+    speakers = [s.key for s in readers]
     if not speakers or any(k in speakers for k in chosen):
         return gr.update()
     return chosen + speakers[:1]
+
+
+def preset_note(key: str, lang: str) -> str:
+    """What the page says when a preset is chosen: where its HSK sentences come from (and that their labels are
+    hand-made), then whether a Chinese reader is missing."""
+    preset = PRESETS.get(key) or {}
+    hsk = preset.get("hsk", [])
+    source = t("polysemy.preset_hsk", lang, n=len(hsk), total=len(preset["sentences"])) if hsk else ""
+    return "\n\n".join(part for part in (source, _chinese_note(preset.get("word", ""), lang)) if part)
 
 
 def _chinese_note(word: str, lang: str) -> str:

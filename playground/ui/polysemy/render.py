@@ -6,12 +6,24 @@ import csv
 import html
 import io
 import math
+from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 
 from playground.polysemy import ModelView, PolysemyRun
 from playground.polysemy import readings
-from playground.figures.polysemy import layer_curve_figure, pair_cosine_figure, scatter_figure, similarity_figure
+from playground.figures.polysemy import (
+    coincident,
+    colour_range,
+    note_place,
+    layer_curve_figure,
+    pair_cosine_figure,
+    scatter_figure,
+    scatter_traces,
+    similarity_figure,
+)
 from playground.serialize import jsonable
 from playground.ui.common.widgets import escape_md, export_file, export_json, label_in, provenance
 from playground.ui.common.i18n import t
@@ -120,6 +132,10 @@ def reading(result: PolysemyRun, lang: str) -> str:
     for r in result.readings:
         if r.code == "no_labels":
             lines.append(t("polysemy.read_no_labels", lang))
+        elif r.code == "senses_missing":
+            found = ", ".join(f"“{escape_md(x)}”" for x in r.params["found"]) or "—"
+            missing = ", ".join(f"#{n}" for n in r.params["missing"])
+            lines.append(t("polysemy.read_senses_missing", lang, found=found, rows=missing))
         elif r.code == "void":
             v = views[r.key]
             lines.append(
@@ -236,7 +252,11 @@ def few(result: PolysemyRun) -> bool:
 
 
 def figures(result: PolysemyRun, lang: str):
-    """(main figure, heatmap, curve or None): with few sentences the main figure is each pair's cosine per layer."""
+    """(main figure, heatmap, curve or None): with few sentences the main figure is each pair's cosine per layer.
+
+    A panel with no vector (a word GloVe lacks) is not drawn: an empty axis would look like a result; its note says
+    why it is missing."""
+    result = replace(result, models=[v for v in result.models if v.rows])
     titles = [panel_title(v, lang) for v in result.models]
     names = [html.escape(display_label(v, lang)) for v in result.models]
     if few(result):
@@ -246,7 +266,9 @@ def figures(result: PolysemyRun, lang: str):
                 title=t("polysemy.pair_title", lang),
                 pair_title=t("polysemy.pair_panel", lang),
                 layer=t("polysemy.axis_layer_0", lang),
+                cos=t("polysemy.pair_axis", lang),
                 names=names,
+                reference=t("polysemy.pair_reference", lang, model="{model}"),
             ),
             similarity_figure(
                 result,
@@ -280,6 +302,55 @@ def figures(result: PolysemyRun, lang: str):
             names=names,
         ),
     )
+
+
+def _drawn(result: PolysemyRun) -> PolysemyRun:
+    """The panels the figures draw: those with vectors (a word GloVe lacks has none)."""
+    return replace(result, models=[v for v in result.models if v.rows])
+
+
+def _placed(coords: list[np.ndarray], one_point: str) -> list[dict]:
+    """The "n sentences, one point" notes of the scatter, as the figure places them: panel, text, x, y(, z), and in
+    2-D the side and height `note_place` gives."""
+    out = []
+    for n, c in enumerate(coords):
+        for group in coincident(c):
+            point = np.round(c[group[0]], 5).tolist()
+            side = note_place(c, point) if len(point) == 2 else {}
+            out.append({"n": n, "text": html.escape(one_point.format(n=len(group))), **dict(zip("xyz", point)), **side})
+    return out
+
+
+def browser_data(result: PolysemyRun, layers: dict[str, PolysemyRun], layer: str, lang: str) -> dict[str, Any] | None:
+    """What the page needs to show another layer, or PCA again after t-SNE, with no request (assets/polysemy_redraw.js).
+
+    `layer`: the menu's value `result` was run at; `layers`: the same request at every layer the menu offers ("last",
+    "0", "1", ...), projected by PCA, from the vectors the runtime keeps (no model runs). Per layer: each drawn
+    panel's points and cosines, the colour range, the panel titles, the reading and the score table, all as the
+    server draws them; t-SNE only where the server computed it (the layer of `result`): another layer under t-SNE
+    asks the server (t-SNE takes seconds a layer)."""
+    if not layers:
+        return None
+    shown = _drawn(result)
+    out: dict[str, Any] = {"few": few(result), "traces": [[n, idx] for n, _, idx in scatter_traces(shown)], "layers": {}}
+    one_point = t("polysemy.one_point", lang, n="{n}")
+    for key, run in layers.items():
+        drawn = _drawn(run)
+        low, high = colour_range(drawn)
+        coords = [v.coords for v in drawn.models]
+        out["layers"][key] = {
+            "pca": [np.round(c, 5).tolist() for c in coords],
+            "pca_notes": _placed(coords, one_point),
+            "sim": [np.round(v.similarity, 3).tolist() for v in drawn.models],
+            "zrange": [min(0.0, low), 1.0] if out["few"] else [low, high],
+            "titles": [panel_title(v, lang) for v in drawn.models],
+            "reading": reading(run, lang),
+            "table": score_rows(run, lang),
+        }
+    if result.projection == "tsne" and layer in out["layers"]:  # the one t-SNE the server computed
+        coords = [v.coords for v in shown.models]
+        out["layers"][layer].update(tsne=[np.round(c, 5).tolist() for c in coords], tsne_notes=_placed(coords, one_point))
+    return out
 
 
 def _csv(rows: list[list[Any]]) -> str:

@@ -13,7 +13,7 @@ import gradio as gr
 
 from playground.serialize import jsonable
 from playground.ui.polysemy import render
-from playground.ui.polysemy.api import compare, polysemy_api
+from playground.ui.polysemy.api import compare, every_layer, polysemy_api
 from playground.ui.polysemy.presets import (
     ALL_KINDS,
     DEFAULT_MODELS,
@@ -21,6 +21,7 @@ from playground.ui.polysemy.presets import (
     _chinese_note,
     chinese_models,
     preset_choices,
+    preset_note,
     preset_of,
 )
 from playground.ui.common.widgets import download_row, model_choices, result_hint, unavailable_panel
@@ -29,6 +30,7 @@ from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
 
 LAYERS = [("polysemy.layer_last", "last")]
+ON_CHANGE = "(layer, projection, reading, table) => window.tpPolysemy?.redraw(layer, projection) || [reading, table]"
 MAX_LAYERS = 48  # offered before the first run; afterwards the chosen models' own depth
 
 
@@ -40,13 +42,20 @@ def show(f: Values, progress=None) -> dict[str, Any]:
     """The run: compared, drawn, and the example-set menu naming what the sentences are (after a link, say)."""
     names = ("word", "sentences", "models", "input_embeddings", "layer", "pooling", "projection", "dims")
     result = compare(*(f[n] for n in names), f.lang, progress)
-    return draw(replace(f, extra={**f.extra, "result": result})) | {"example": preset_of(f["word"], f["sentences"])}
+    extra = {**f.extra, "result": result, "layers": every_layer(result, f)}  # every layer, for the browser's redraw
+    return draw(replace(f, extra=extra)) | {"example": preset_of(f["word"], f["sentences"])}
 
 
 def draw(f: Values, progress=None) -> dict[str, Any]:
     """Everything the tab draws from the kept run; also what a language switch calls (nothing is recomputed)."""
-    result, layer = f.extra["result"], f["layer"]
-    scatter, heatmap, curve = (gr.update(value=g, visible=g is not None) for g in render.figures(result, f.lang))
+    result, layer, layers = f.extra["result"], f["layer"], f.extra.get("layers") or {}
+    if f["projection"] == "pca" and str(layer) in layers:  # the layer the browser drew since (a language switch)
+        result = layers[str(layer)]
+    figures = render.figures(result, f.lang)
+    data = render.browser_data(result, layers, str(layer), f.lang)
+    if data is not None:  # Plotly keeps `meta` as inert data: assets/polysemy_redraw.js reads it
+        figures[1].update_layout(meta={"tp": data | {"headers": render.score_headers(f.lang, result)}})
+    scatter, heatmap, curve = (gr.update(value=g, visible=g is not None) for g in figures)
     deepest = render.deepest_layer(result)  # the chosen models' layers, not a guess
     return {
         "reading": render.reading(result, f.lang),
@@ -63,6 +72,7 @@ def draw(f: Values, progress=None) -> dict[str, Any]:
             choices=layer_choices(f.lang, deepest), value=layer if layer == "last" or int(layer) <= deepest else "last"
         ),
         "result": result,
+        "layers": f.extra.get("layers"),
     }
 
 
@@ -107,6 +117,7 @@ def build_tab(ui):
         form.output("table", gr.Dataframe(headers=render.score_headers("en"), label=t("polysemy.scores"),
                                           interactive=False), label="polysemy.scores")  # fmt: skip
         state = form.state("result")  # this user's last PolysemyRun: redrawn on a language switch, exported on click
+        form.state("layers")  # the same run at every layer, for the browser's redraw
         form.output("files", download_row(loc, render.exports, [state, ui.lang], label_key="polysemy.exports"))
     with form.output("raw", gr.Accordion(t("polysemy.api_json"), open=False, visible=False), label="polysemy.api_json"):
         form.output("data", gr.JSON())
@@ -118,7 +129,7 @@ def build_tab(ui):
         if p is None:
             return gr.update(), gr.update(), "", gr.update()
         models = chinese_models(chosen) if p.get("lang") == "zh" else gr.update()  # a Chinese set gets a Chinese reader
-        return p["word"], "\n".join(p["sentences"]), _chinese_note(p["word"], lang), models
+        return p["word"], "\n".join(p["sentences"]), preset_note(key, lang), models
 
     private = dict(api_visibility="private", queue=False)
     preset.input(use_preset, [preset, keys, ui.lang], [word, sentences, zh_note, keys], **private)
@@ -128,6 +139,12 @@ def build_tab(ui):
     form.result(hint, result_area)
     form.code_panel(CodePanel(ui), lambda f: ("polysemy", f.code_params(form)))
     form.action(show, [run.click])
+    # Another layer, or PCA again: redrawn in the browser from every layer the heatmap brought (no request); what it
+    # lacks (t-SNE at another layer) asks the server through this hidden button (assets/polysemy_redraw.js).
+    form.action(show, [gr.Button(visible="hidden", elem_id="polysemy-redraw").click])
+    shown = [form.outputs["reading"], form.outputs["table"]]
+    for control in (layer, form.fields["projection"].component):
+        control.input(None, [layer, form.fields["projection"].component, *shown], shown, js=ON_CHANGE)
     form.redraw_on_lang(draw)  # the kept result in the new language; nothing is recomputed
     gr.api(polysemy_api, api_name="polysemy")
     return form.share()  # a link restores every input above, then runs them

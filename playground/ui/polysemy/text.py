@@ -21,6 +21,14 @@ STRINGS = {
     "polysemy.preset.pingguo": ("苹果 (apple: fruit / phone)", "苹果（水果 / 手机）"),
     "polysemy.preset.da": ("打 (hit / make a phone call)", "打（击打 / 打电话）"),
     "polysemy.preset.hua": ("花 (flower / spend)", "花（花朵 / 花钱）"),
+    "polysemy.preset.xing": ("行 (xíng, all right / háng, a trade)", "行（xíng 可以 / háng 行业）"),
+    "polysemy.preset.dian": ("点 (o'clock / a little)", "点（钟点 / 一点儿）"),
+    "polysemy.preset_hsk": (
+        "{n} of these {total} sentences are everyday sentences from the HSK set (PyPI hsk-sentences-audio 1.0.0, data "
+        "CC BY-SA 4.0); their sense labels were given by hand here, by reading each sentence, not by the package.",
+        "这 {total} 个句子中有 {n} 个是 HSK 日常例句（PyPI hsk-sentences-audio 1.0.0，数据采用 CC BY-SA 4.0 许可）；"
+        "它们的词义标签是这里逐句阅读后手工标注的，并非来自该数据包。",
+    ),
     "polysemy.preset.bank-yinhang": ("bank / 银行 / 河岸: one space for two languages", "bank / 银行 / 河岸：两种语言同一空间"),
     "polysemy.preset.apple-pingguo": ("apple / 苹果: one space for two languages", "apple / 苹果：两种语言同一空间"),
     "polysemy.cross_lingual": (
@@ -96,23 +104,21 @@ STRINGS = {
     "polysemy.col_accuracy": ("NN accuracy", "最近邻准确率"),
     "polysemy.col_sentences": ("sentences", "句数"),
     "polysemy.col_pair": ("cos #{a}–#{b}", "余弦 #{a}–#{b}"),
-    "polysemy.pair_title": (
-        "Cosine between the uses, layer by layer (1 = the same vector; the axis is fixed from 0 to 1)",
-        "两处用法之间的余弦，逐层（1 = 同一个向量；纵轴固定为 0 到 1）",
-    ),
+    "polysemy.pair_title": ("Cosine between the uses, layer by layer", "两处用法之间的余弦，逐层"),
+    "polysemy.pair_axis": ("cos (1 = the same vector)", "余弦（1 = 同一向量）"),
+    "polysemy.pair_reference": ("{model}: vs the other words (reference)", "{model}：与其他词（参照）"),
     "polysemy.pair_panel": ("sentence #{a} vs #{b}", "第 #{a} 句 vs 第 #{b} 句"),
-    "polysemy.axis_layer_0": (
-        "layer (0 = input embeddings, before any transformer layer)",
-        "层（0 = 输入嵌入，在所有 Transformer 层之前）",
-    ),
+    "polysemy.axis_layer_0": ("layer (0 = input embeddings)", "层（0 = 输入嵌入）"),
     "polysemy.colourbar_fixed": ("cos (colours: 0 to 1)", "余弦（颜色：0 到 1）"),
     "polysemy.few_absent": (
         "With {n} sentences and no sense written twice, the first chart is the cosine between the uses at every layer, "
-        "the number this comparison is about. Not drawn, on purpose: a 2-D projection (it puts two points in opposite "
+        "the number this comparison is about, beside a dotted reference: the word against the other sentence's other "
+        "words (contextual vectors share a direction, so even unrelated tokens have a high cosine). Not drawn, on purpose: a 2-D projection (it puts two points in opposite "
         "corners whatever their cosine, so 0.89 and 0.99 would look equally far apart), the sense separation and "
         "nearest-neighbour accuracy, and the chart of where the senses come apart: these need at least two sentences "
         "per sense.",
-        "只有 {n} 个句子且没有哪个词义出现两次，因此第一张图是每一层上两处用法之间的余弦——这正是本比较要看的数字。"
+        "只有 {n} 个句子且没有哪个词义出现两次，因此第一张图是每一层上两处用法之间的余弦——这正是本比较要看的数字；"
+        "旁边的虚线是参照：该词与另一句中其他词的余弦（上下文向量方向相近，连无关的词元余弦也很高）。"
         "有意不画：二维投影（无论余弦多少，它都把两个点放在对角，0.89 和 0.99 看起来一样远）、词义分离度和最近邻"
         "准确率，以及“词义在哪一层分开”的图：这些都需要每种词义至少两个句子。",
     ),
@@ -182,6 +188,12 @@ STRINGS = {
     "polysemy.read_no_labels": (
         "Add sense labels (“label | sentence”, at least two senses) to get scores.",
         "请添加词义标签（“标签 | 句子”，至少两种词义）才能计算得分。",
+    ),
+    "polysemy.read_senses_missing": (
+        "No scores: the word was found only in sentences labelled {found}; it is missing from sentence(s) {rows}, so "
+        "fewer than two senses are left to compare. Check the spelling of the word in those sentences.",
+        "无法计算得分：只在标签为 {found} 的句子中找到了该词；第 {rows} 句中没有这个词，剩下的词义不足两种，无法比较。"
+        "请检查这些句子里该词的写法。",
     ),
     "polysemy.missing": (
         "The word was not found in sentence(s) {rows}; they are left out.",

