@@ -29,12 +29,16 @@ TINY = {
     "causal": tiny_models.tiny_gpt2,
     "static": tiny_models.tiny_glove,
     "nsp": tiny_nsp,
+    "seq2seq": tiny_models.tiny_t5,
 }
 ARGUMENTS = {  # beyond test_api_bad_values' good values: a model of each kind the endpoint takes
     "fill_mask": {"models": ["bert", "gpt2"]},
     "masking": {"strategy": "electra", "generator": "masked:electra-generator"},  # the objective that runs models
     "code": {"request": '{"text": "the [MASK] sat on the mat."}'},
-    "class_start": {"model": "minilm-mlm"},  # fill the blank: a masked LM
+    "class_start": {"model": "minilm-mlm"},
+    "text_to_text": {
+        "model": "t5-small"
+    },  # named: offline no encoder-decoder is available, so "" would be refused  # fill the blank: a masked LM
 }
 # ELMo's endpoints run the bundled ELMo on the CPU, no GPU call, by design (docs/hosting.md): only a transformers
 # model would be wrong there.
@@ -109,5 +113,15 @@ def test_every_forward_pass_of_every_endpoint_runs_inside_a_gpu_call(endpoints, 
     assert not outside, f"forward passes outside the GPU wrapper: {outside}"
     ran = {a for a, m, _ in forwards if m.startswith("transformers.")}
     # the demos' model-bound endpoints all ran a model here (a tiny one), each through the wrapper
-    assert {"fill_mask", "polysemy", "masking", "next_token", "generate", "attention", "inside_embeddings", "inside_nsp"} <= ran
+    assert {
+        "fill_mask",
+        "polysemy",
+        "masking",
+        "next_token",
+        "generate",
+        "attention",
+        "inside_embeddings",
+        "inside_nsp",
+        "text_to_text",
+    } <= ran
     assert gpu_calls and all(device.MIN_SECONDS <= s <= device.MAX_SECONDS for s in gpu_calls)

@@ -22,7 +22,7 @@ from playground.polysemy import PolysemyRequest, run_polysemy
 from playground.errors import InputError
 from playground.fill_mask import FillMaskRequest, run_fill_mask
 from playground.forward import ForwardRequest, run_forward
-from playground import insight
+from playground import insight, t5
 from playground.inside import embeddings_input as emb
 from playground.inside import nsp
 from playground.masking import MaskingRequest, run_masking
@@ -48,7 +48,7 @@ def emulated():
     device.install(None)
 
 
-def scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm):
+def scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm, tiny_t5):
     """(name, call) for every entry: each call goes through the backend the way the tab does (tiny models)."""
     fill = {"bert": tiny_mlm, "gpt2": tiny_llama}
     poly = {"minilm": tiny_encoder, "glove": tiny_glove}
@@ -123,6 +123,21 @@ def scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm):
             ),
         ),
         (
+            "text to text",
+            lambda: _without_clock(
+                t5.run_text_to_text(
+                    t5.TextToTextRequest("translate: the cat sat", "t5-small", 3), Runtime(load=lambda key: tiny_t5)
+                )
+            ),
+        ),
+        (
+            "t5 span corruption",
+            lambda: run_masking(
+                MaskingRequest("the cat sat on the mat near the old mill", "t5-small", "t5", seed=2),
+                Runtime(load=lambda key: tiny_t5, load_tokenizer=lambda key: tiny_t5.tokenizer),
+            ),
+        ),
+        (
             "patching",
             lambda: insight.run_patching(
                 insight.PatchRequest("smollm2-instruct", "the cat sat", "the dog sat"), Runtime(load=lambda key: tiny_llama)
@@ -148,9 +163,9 @@ def close(a, b) -> bool:
 
 
 def test_every_entry_crosses_the_worker_boundary_and_gives_the_same_result(
-    tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm
+    tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm, tiny_t5
 ):
-    cases = scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm)
+    cases = scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm, tiny_t5)
     direct = {name: jsonable(call()) for name, call in cases}
     models_cache_before = models.STORE.keys()
     device.install(None, emulated=True)
