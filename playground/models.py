@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
-import hashlib
 import json
 import shutil
 import tempfile
@@ -19,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from playground import availability, settings
+from playground import availability, folders, settings
 from playground.folders import cache_dir, configured_cache_dir
 from playground.cache import BoundedCache
 from playground.registry import ModelSpec, get_spec
@@ -96,14 +94,7 @@ def pick_device() -> str:
 MANIFEST = "converted.json"  # written last: a folder without it is an interrupted or damaged conversion
 
 
-def _sha256(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
-@functools.cache
-def _verified(path: Path, size: int, mtime_ns: int, digest: str) -> bool:  # hashed once per file version and process
-    return _sha256(path) == digest
+_sha256 = folders.sha256
 
 
 def _conversion_ok(folder: Path) -> bool:
@@ -120,7 +111,7 @@ def _conversion_ok(folder: Path) -> bool:
         with safe_open(str(weights), framework="pt") as f:
             if sorted(f.keys()) != manifest["tensors"]:
                 return False
-        return _verified(weights, stat.st_size, stat.st_mtime_ns, manifest["sha256"])
+        return folders.checksum_ok(weights, manifest["sha256"])
     except Exception:  # missing, unreadable or garbage files (no checksum: an older copy): json, safetensors raise
         return False
 
