@@ -21,7 +21,7 @@ from playground import availability, folders, settings
 from playground.folders import cache_dir, configured_cache_dir
 from playground.cache import BoundedCache
 from playground.registry import ModelSpec, get_spec
-from playground.e5.convert import BIN_NAME, converted_folder
+from playground.e5.convert import BIN_NAME, conversion_ok, converted_folder
 from playground.static_vectors import StaticVectors
 
 # Which transformers Auto class serves each kind of model: variants as data.
@@ -130,33 +130,36 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
     prepared = configured_cache_dir() / spec.key  # may be a read-only copy an operator prepared: use it if whole
     if _conversion_ok(prepared):
         return prepared
-    target = cache_dir() / spec.key  # written: the configured folder, or a temporary one when that is read-only
+    target = folders.write_dir() / spec.key  # the configured folder, or a temporary one when it is read-only (now)
     if target != prepared and _conversion_ok(target):
         return target
     shutil.rmtree(target, ignore_errors=True)
-    gguf = dict(gguf_file=spec.gguf_file)
-    quantized = AutoModelForCausalLM.from_pretrained(str(source), **gguf)
-    tokenizer = AutoTokenizer.from_pretrained(str(source), **gguf)
-    config = quantized.config.to_dict()
-    config.pop("quantization_config", None)
-    plain = AutoModelForCausalLM.from_config(AutoConfig.for_model(**config))
-    plain.load_state_dict(quantized.state_dict())
     target.parent.mkdir(parents=True, exist_ok=True)
+    # The staging folder first: a folder that cannot be written fails here, before ~35 s of conversion.
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{spec.key}-"))
-    plain.save_pretrained(staging)
-    tokenizer.save_pretrained(staging)
-    written = load_file(str(staging / "model.safetensors"))  # read it back: what we publish must load
-    expected = plain.state_dict()
-    if not written or any(name not in expected or w.shape != expected[name].shape for name, w in written.items()):
-        shutil.rmtree(staging, ignore_errors=True)
-        raise RuntimeError(f"the converted copy of {spec.label} did not read back")
-    size = (staging / "model.safetensors").stat().st_size
-    digest = _sha256(staging / "model.safetensors")
-    (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": sorted(written), "sha256": digest}))
     try:
-        staging.rename(target)  # atomic: another process never sees half a model
-    except OSError:
-        shutil.rmtree(staging, ignore_errors=True)  # someone else finished first
+        gguf = dict(gguf_file=spec.gguf_file)
+        quantized = AutoModelForCausalLM.from_pretrained(str(source), **gguf)
+        tokenizer = AutoTokenizer.from_pretrained(str(source), **gguf)
+        config = quantized.config.to_dict()
+        config.pop("quantization_config", None)
+        plain = AutoModelForCausalLM.from_config(AutoConfig.for_model(**config))
+        plain.load_state_dict(quantized.state_dict())
+        plain.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        written = load_file(str(staging / "model.safetensors"))  # read it back: what we publish must load
+        expected = plain.state_dict()
+        if not written or any(name not in expected or w.shape != expected[name].shape for name, w in written.items()):
+            raise RuntimeError(f"the converted copy of {spec.label} did not read back")
+        size = (staging / "model.safetensors").stat().st_size
+        digest = _sha256(staging / "model.safetensors")
+        (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": sorted(written), "sha256": digest}))
+        try:
+            staging.rename(target)  # atomic: another process never sees half a model
+        except OSError:
+            pass  # someone else finished first
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return target
 
 
@@ -164,14 +167,24 @@ def _converted_e5(bundle: Path, target: Path) -> Path:
     return converted_folder(bundle / BIN_NAME, target)
 
 
-# Bundled weights transformers cannot read: spec.converter -> convert(bundle folder, target folder) -> target folder,
-# made once (temporary folder, read back, manifest last, atomic rename) under cache_dir()/spec.converter.
-CONVERTERS: dict[str, Callable[[Path, Path], Path]] = {"multilingual-e5-small": _converted_e5}
+@dataclass(frozen=True)
+class Converter:
+    convert: Callable[[Path, Path], Path]  # (bundle folder, target folder) -> the target, made once if not whole
+    whole: Callable[[Path], bool]  # a converted folder is whole (manifest, size, names, checksum)
+
+
+# Bundled weights transformers cannot read: spec.converter -> its converter, the copy made once (temporary folder,
+# read back, manifest last, atomic rename) under cache_dir()/spec.converter.
+CONVERTERS: dict[str, Converter] = {"multilingual-e5-small": Converter(_converted_e5, conversion_ok)}
 
 
 def _converted(spec: ModelSpec, bundle: Path) -> Path:
+    converter = CONVERTERS[spec.converter]
     with BUILD_LOCK:  # one conversion at a time in this process (the tokenizer-only path converts too)
-        return CONVERTERS[spec.converter](bundle, cache_dir() / spec.converter)
+        prepared = configured_cache_dir() / spec.converter  # whole there (made before a read-only remount): use it
+        if converter.whole(prepared):
+            return prepared
+        return converter.convert(bundle, folders.write_dir() / spec.converter)
 
 
 def _discard_conversion(spec: ModelSpec) -> None:
@@ -231,12 +244,12 @@ def fetch_url(url: str, dest: Path, report: Callable[[int, int], None]) -> None:
 def downloaded_files(spec: ModelSpec, on_load: OnLoad | None = None) -> Path:
     """The folder holding a url-source model's files, downloading them once (all into a staging folder,
     then one atomic rename: another process or a later start never sees half a model)."""
-    target = availability.url_cache_dir(spec)
     if availability.url_files_cached(spec):
-        return target
+        return availability.url_cache_dir(spec)
     where = availability.check(spec)
     if not where.ok:
         raise RuntimeError(f"{spec.label} is unavailable: {where.reason}")
+    target = folders.write_dir() / spec.key  # asked again now: the folder may have become read-only since start
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{spec.key}-"))
     try:
