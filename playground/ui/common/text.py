@@ -36,6 +36,16 @@ STRINGS = {
     "warmup.ok": ("ready", "就绪"),
     "warmup.failed": ("failed: {error}", "失败：{error}"),
     "warmup.total": ("All views: {seconds} s.", "全部视图：{seconds} 秒。"),
+    # Gradio's client's own messages and the queue guard's refusals, as a toast shows them: English start -> the
+    # page's language (assets/toast_lang.js swaps the text on a Chinese page; the English start must stay Gradio's).
+    "toast.busy": ("This application is currently busy. Please try again.", "应用当前繁忙，请稍后再试。"),
+    "toast.per_address": (
+        "Too many requests waiting from your address",
+        "来自你的网络地址的等待请求太多（一个学校网络的全班共用一个地址）：请等它们完成后再试。",
+    ),
+    "toast.too_large": ("The request body is too large", "请求内容太大：请缩短文本后再试。"),
+    "toast.error": ("Error", "错误"),
+    "toast.warning": ("Warning", "警告"),
     "status.device": ("Device: **{device}**", "设备：**{device}**"),
     "status.hub_online": ("Hugging Face Hub: reachable", "Hugging Face Hub：可访问"),
     "status.hub_offline": (
