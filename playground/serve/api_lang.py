@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 from typing import Any, Callable
 
 from playground.langs import LANG_REFUSAL, is_lang
+
+log = logging.getLogger("playground")
 
 
 def check_lang(demo: Any) -> int:
@@ -35,9 +38,10 @@ def _checking(fn: Callable) -> Callable:
     def check(args: tuple, kwargs: dict) -> None:
         bound = signature.bind_partial(*args, **kwargs).arguments
         if "lang" in bound and not is_lang(bound["lang"]):
-            from playground.ui.common.widgets import refuse  # deferred: gradio, as the rest of serve/
+            import gradio as gr  # deferred: gradio, as the rest of serve/ (docs/design.md)
 
-            raise refuse(LANG_REFUSAL)
+            log.info("refused: %s", LANG_REFUSAL)  # one line, no traceback: not a fault of ours (as ui's `refuse`)
+            raise gr.Error(LANG_REFUSAL, print_exception=False)
 
     if inspect.isasyncgenfunction(fn):
 
