@@ -17,5 +17,15 @@
       if (row && el.textContent !== row[1]) el.textContent = row[1];
     }
   };
-  new MutationObserver(translate).observe(document.body, { childList: true, subtree: true, characterData: true });
+  // at most once a frame, and only while a toast is shown: the page mutates constantly while it draws a view
+  let queued = false;
+  const soon = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      if (document.querySelector('[data-testid="toast-body"]')) translate();
+    });
+  };
+  new MutationObserver(soon).observe(document.body, { childList: true, subtree: true, characterData: true });
 }
