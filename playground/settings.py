@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 
+# A class behind one school address (NAT): the default per-address cap lets each student have one request queued
+# or running at once (issue 37, item 16; measured in bench/school_nat.py, docs/limits.md).
+CLASS_BEHIND_ONE_ADDRESS = 60
+
+
 @dataclass(frozen=True)
 class Settings:
     device: str = ""  # PLAYGROUND_DEVICE: "cpu", "cuda", "mps", ...; "" = cuda, then mps, then cpu
@@ -25,7 +30,9 @@ class Settings:
     polysemy_cache: int = 64  # PLAYGROUND_POLYSEMY_CACHE: polysemy vector sets kept
     generation_time_limit: float = 120.0  # PLAYGROUND_GENERATION_TIME_LIMIT: seconds one generation may draw
     concurrency: int = 2  # PLAYGROUND_CONCURRENCY: events of one kind running at once
-    queue_size: int = 64  # PLAYGROUND_QUEUE_SIZE: waiting requests before a new one is refused ("busy")
+    # PLAYGROUND_QUEUE_SIZE: waiting requests before a new one is refused ("busy"). 128: half of it, the per-address
+    # cap, fits a class of CLASS_BEHIND_ONE_ADDRESS with one request each (at 64 the cap was 32; docs/limits.md).
+    queue_size: int = 128
     client_queue: int | None = None  # PLAYGROUND_CLIENT_QUEUE: requests of one address; None: queue_size // 2; 0: no cap
     unread_s: float = 60.0  # PLAYGROUND_UNREAD_S: a queued or running event nobody reads this long is cancelled
     trusted_proxy: bool = False  # PLAYGROUND_TRUSTED_PROXY=1: the client address is the proxy's X-Forwarded-For
@@ -41,6 +48,7 @@ class Settings:
 
     @property
     def per_client_queue(self) -> int:
+        """The per-address cap: PLAYGROUND_CLIENT_QUEUE, else half the queue (one address never fills it)."""
         return self.client_queue if self.client_queue is not None else self.queue_size // 2
 
     @classmethod

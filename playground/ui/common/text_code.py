@@ -4,8 +4,10 @@ STRINGS = {
     "code.title": ("Code: reproduce this view in Python", "代码：用 Python 复现这个视图"),
     "code.info": (
         "The script that prints the numbers of the last run, written the way the course writes it. Paste it into a "
-        "notebook (run it from the playground's folder for the bundled models). {where}",
-        "打印上次运行结果的脚本，写法与课程相同。可粘贴到笔记本中运行（使用内置模型时请在游乐场目录下运行）。{where}",
+        "notebook or save it anywhere: with the bundled models it finds the playground's folder through "
+        "PLAYGROUND_HOME (its first lines say how to get one). {where}",
+        "打印上次运行结果的脚本，写法与课程相同。可粘贴到笔记本中或保存在任意位置运行：使用内置模型时，它通过 "
+        "PLAYGROUND_HOME 找到游乐场的目录（脚本开头说明了如何获取）。{where}",
     ),
     "code.offline": ("It runs offline.", "它可以离线运行。"),
     "code.hub": ("It needs the Hugging Face Hub for its models.", "它需要访问 Hugging Face Hub 下载模型。"),

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 
 import html
 import json
 import logging
+import os
 import re
+import secrets
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -26,7 +29,10 @@ from playground.ui.common.i18n import t
 from playground.ui.common.strings import STRINGS
 
 log = logging.getLogger("playground")
-EXPORT_DIR = Path(tempfile.gettempdir()) / "transformer-playground-exports"
+# This process's exports (made on the first download, removed at exit). A fixed name in the shared temporary folder
+# was shared by every app process on the machine, each pruning the others' files to its own count (issue 37, item 25).
+EXPORT_DIR = Path(tempfile.gettempdir()) / f"transformer-playground-exports-{os.getpid()}-{secrets.token_hex(4)}"
+atexit.register(shutil.rmtree, EXPORT_DIR, ignore_errors=True)
 EXPORT_KEEP = 60  # export files kept at once; older ones are deleted
 
 

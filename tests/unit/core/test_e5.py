@@ -255,6 +255,34 @@ def test_a_damaged_conversion_is_rebuilt(tmp_path):
     assert not list(target.parent.glob(".e5-*"))  # no staging folder left behind
 
 
+def _bit_rot(weights):
+    """Bytes overwritten inside the last tensor's data: same size, same header, same tensor names."""
+    data = bytearray(weights.read_bytes())
+    data[-40:-8] = bytes(255 - b for b in data[-40:-8])
+    weights.unlink()
+    weights.write_bytes(bytes(data))
+
+
+def _no_checksum(folder):
+    manifest = json.loads((folder / convert.MANIFEST).read_text())
+    del manifest["sha256"]
+    (folder / convert.MANIFEST).write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("damage", ["bit-rot", "no-checksum"])
+def test_bit_rot_in_the_converted_copy_is_detected_and_the_copy_rebuilt(tmp_path, damage):
+    """Issue 37, item 20: the e5 copy kept size and tensor names only, so bit-rot loaded and e5-mlm predicted `<unk>`s;
+    it keeps SmolLM2's SHA-256 now (a copy from before, without one, is rebuilt once)."""
+    write_e5_file(tmp_path / "tiny.bin")
+    target = tmp_path / "cache" / "e5"
+    convert.converted_folder(tmp_path / "tiny.bin", target)
+    whole = (target / "model.safetensors").read_bytes()
+    _bit_rot(target / "model.safetensors") if damage == "bit-rot" else _no_checksum(target)
+    assert not convert.conversion_ok(target)
+    convert.converted_folder(tmp_path / "tiny.bin", target)
+    assert convert.conversion_ok(target) and (target / "model.safetensors").read_bytes() == whole
+
+
 def test_models_discards_the_shared_conversion_folder(tmp_path, monkeypatch, use_settings):
     """e5-small and e5-mlm share one converted folder, named by the converter: a retry must delete that one."""
     from playground.registry import get_spec
@@ -264,3 +292,33 @@ def test_models_discards_the_shared_conversion_folder(tmp_path, monkeypatch, use
     (tmp_path / spec.converter).mkdir()
     models._discard_conversion(spec)
     assert not (tmp_path / spec.converter).exists()
+
+
+def test_an_e5_cache_folder_made_read_only_after_start_converts_into_a_temporary_folder(tmp_path, monkeypatch, use_settings):
+    """Issue 37, item 19, for the e5 conversion (e5-small, e5-mlm): a whole copy in the configured folder is still
+    used; a missing one is made once in a temporary folder instead of failing every request."""
+    import shutil
+
+    from playground import availability, folders
+    from playground.registry import get_spec
+
+    spec = get_spec("e5-small")
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    write_e5_file(bundle / convert.BIN_NAME)
+    monkeypatch.setattr(availability, "bundle_dir", lambda s: bundle if s.converter == spec.converter else None)
+    monkeypatch.setattr(availability, "damaged_file", lambda s: "")
+    monkeypatch.setattr(folders.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    cache = tmp_path / "cache"
+    use_settings(cache_dir=cache)
+    assert models.prepare(spec) == cache / spec.converter  # converted while writable
+    (tmp_path / "kept").mkdir()
+    shutil.move(cache / spec.converter, tmp_path / "kept" / spec.converter)
+    shutil.rmtree(cache)
+    cache.write_text("a file where the folder was: nothing can be created under it (read-only, even as root)")
+    made = models.prepare(spec)
+    assert made.is_relative_to(tmp_path / "tmp") and convert.conversion_ok(made) and folders.cache_read_only()
+    use_settings(cache_dir=tmp_path / "kept")  # a whole copy in a folder that cannot be written is used as it is
+    monkeypatch.setattr(folders, "_probe", lambda folder: False)
+    assert models.prepare(spec) == tmp_path / "kept" / spec.converter

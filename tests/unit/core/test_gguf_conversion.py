@@ -82,3 +82,47 @@ def test_a_read_only_cache_converts_once_into_a_temporary_folder(tiny_bundle, tm
     second = models.load_uncached(KEY)  # a later request (or a reload after the cache dropped it)
     assert manifest.stat().st_mtime_ns == made  # not converted again
     np.testing.assert_array_equal(_logits(first), _logits(second))
+
+
+def test_a_cache_folder_made_read_only_after_start_converts_once_into_a_temporary_folder(
+    tiny_bundle, tmp_path, monkeypatch, use_settings
+):
+    """Issue 37, item 19: the folder passed the first probe, then became unwritable; every request converted for
+    ~35 s (SmolLM2) and failed to write. The writer asks again before it writes: one conversion, into a temporary
+    folder of this process, and the status panel's `cache_read_only` says so from then on."""
+    import shutil
+
+    from playground import folders
+
+    cache = tmp_path / "cache"
+    use_settings(cache_dir=cache)
+    monkeypatch.setattr(folders.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    assert not folders.cache_read_only() and models.cache_dir() == cache  # at start: writable, and remembered
+    shutil.rmtree(cache)
+    cache.write_text("a file where the folder was: nothing can be created under it (read-only, even as root)")
+    first = models.load_uncached(KEY)
+    manifest = models.cache_dir() / KEY / models.MANIFEST
+    assert folders.cache_read_only() and manifest.is_relative_to(tmp_path / "tmp")
+    made = manifest.stat().st_mtime_ns
+    np.testing.assert_array_equal(_logits(first), _logits(models.load_uncached(KEY)))
+    assert manifest.stat().st_mtime_ns == made  # the next request loads the copy, not converted again
+
+
+def test_the_temporary_cache_folder_belongs_to_this_process_and_these_settings(tmp_path, monkeypatch, use_settings):
+    """Issue 37, item 25: the fallback had a fixed name in the shared temporary folder, so every app process on the
+    machine shared it and a copy made for one restart was reused by the next."""
+    from playground import folders
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setattr(folders.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    use_settings(cache_dir=blocker / "a")
+    first = folders.cache_dir()
+    assert first == folders.cache_dir() and first.is_dir() and first.parent == tmp_path / "tmp"
+    use_settings(cache_dir=blocker / "b")
+    assert folders.cache_dir() != first  # other settings, another folder
+    folders._fallback.cache_clear()  # as a new process would start
+    use_settings(cache_dir=blocker / "a")
+    assert folders.cache_dir() != first

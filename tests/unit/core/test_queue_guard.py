@@ -257,3 +257,39 @@ def test_every_callable_endpoint_is_documented(built_app):
     documented = {name.lstrip("/") for name in demo.get_api_info()["named_endpoints"]}
     public = {fn.api_name for fn in demo.fns.values() if fn.api_visibility == "public"}
     assert public == documented and "mlm_lab_train" in public
+
+
+def test_a_class_behind_one_school_address_gets_one_request_each_with_the_default_limits(use_settings):
+    """Issue 37, item 16: a class of 60 behind one NAT, every student pressing Run at the same moment, on the app's
+    default queue and per-address cap (a real server, a real simultaneous burst): every student gets in, a student at
+    another address still does, and the address is still refused once it holds the whole cap."""
+    from playground import settings
+
+    use_settings(trusted_proxy=True)  # lets the test speak for the school's address and another one
+    defaults = settings.Settings()
+    cap = defaults.per_client_queue
+    assert cap >= settings.CLASS_BEHIND_ONE_ADDRESS and defaults.queue_size - cap >= 1  # others keep room
+    with gr.Blocks() as demo:
+        gr.api(endless, api_name="endless", concurrency_id="one", concurrency_limit=1)
+        gr.api(quick, api_name="quick", concurrency_id="one", concurrency_limit=1)
+    demo.queue(max_size=defaults.queue_size)
+    port = free_port()
+    middleware = [Middleware(QueueGuard, per_client=None, unread_s=600.0)]  # None: the settings' default cap
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, app_kwargs={"middleware": middleware})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        students = settings.CLASS_BEHIND_ONE_ADDRESS
+        start = threading.Barrier(students)
+
+        def press_run(i):
+            start.wait()  # the whole class at once
+            return post(base, "endless", [f"student {i}"], forwarded="203.0.113.9")[0]
+
+        with ThreadPoolExecutor(students) as pool:
+            codes = list(pool.map(press_run, range(students)))
+        assert codes.count(200) == students, codes
+        assert post(base, "quick", ["another school", 1], forwarded="198.51.100.2")[0] == 200
+        extra = [post(base, "endless", ["one more"], forwarded="203.0.113.9")[0] for _ in range(cap - students + 1)]
+        assert extra.count(200) == cap - students and extra[-1] == 429, extra  # the cap still holds past the class
+    finally:
+        demo.close()

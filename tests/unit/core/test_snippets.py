@@ -141,3 +141,57 @@ def test_elmo_and_inside_scripts_say_what_they_stand_for():
     nsp = code_for("inside_nsp", {"text": "A cat sat. It slept."})
     assert nsp.runs_offline and "BertForNextSentencePrediction" in nsp.code  # online, named in a comment
     assert "token_type_ids" in nsp.code and "text, seed, budget = 'A cat sat. It slept.', 0, 32" in nsp.code
+
+
+# -- scripts run where the student saves them (issue 37, item 10) ---------------------------------------------------
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[3]
+
+
+def _run_outside(tmp_path, code: str, **env: str):
+    """`code` saved in a folder outside the repository and run there as a student would: no PYTHONPATH, a home of its
+    own (no ~/transformer-playground), offline."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "home").mkdir(exist_ok=True)
+    script = tmp_path / "take_home.py"
+    script.write_text(code, encoding="utf-8")
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PLAYGROUND_HOME")}
+    full = clean | {"HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1"} | env
+    return subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=full, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("view", sorted(views()))
+def test_every_script_that_uses_the_playground_first_finds_its_folder(view):
+    code = code_for(view, json.dumps(_request(view))).code
+    if "from playground" not in code and "assets/" not in code:
+        return
+    lines = code.splitlines()
+    first = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    assert "PLAYGROUND_HOME" in "\n".join(lines[: first + 20]) and "sys.path.insert(0, str(PLAYGROUND))" in code
+    assert code.index("sys.path.insert(0, str(PLAYGROUND))") < code.index("from playground")
+    assert "'assets/" not in code.replace("PLAYGROUND / 'assets/", "")  # a bundled file is read from that folder
+
+
+def test_a_script_saved_outside_the_repository_runs_with_playground_home_and_says_how_without(tmp_path):
+    """The masking script (a bundled tokenizer, no weights: quick) from a temporary folder: with PLAYGROUND_HOME it
+    prints what it prints in the repository; without it, it stops at once saying how to get the playground, not
+    with `No module named 'playground'`."""
+    code = code_for("masking", json.dumps({"text": "The cat sat on the mat.", "model": "minilm"})).code
+    ran = _run_outside(tmp_path, code, PLAYGROUND_HOME=str(ROOT))
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip()
+    lost = _run_outside(tmp_path, code)
+    assert lost.returncode == 1 and "needs the Transformer Playground" in lost.stderr and "PLAYGROUND_HOME" in lost.stderr
+    assert "No module named" not in lost.stderr
+
+
+def test_exercise_5s_script_reads_its_corpus_from_the_playground_wherever_it_is_saved(tmp_path):
+    """The lab's Trainer script up to the point where it has read and split the bundled sample (its training is the
+    notebooks tier's): the corpus path was relative to the repository."""
+    code = code_for("mlm_lab", json.dumps({"use_sample": True, "max_steps": 20})).code
+    head = code[: code.index("from playground.models import load")]
+    ran = _run_outside(tmp_path, head, PLAYGROUND_HOME=str(ROOT))
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert "training sentences" in ran.stdout and "held out" in ran.stdout

@@ -26,7 +26,7 @@ def test_the_script_carries_the_runs_settings_corpus_file_and_trainer_options():
 
 def test_the_sample_and_whole_word_masking_change_the_script():
     code = code_for("mlm_lab", '{"use_sample": true, "whole_word": true}').code
-    assert f"corpus_file = {SAMPLE_FILE!r}" in code and "whole_word_mask=True" in code
+    assert f"corpus_file = str(PLAYGROUND / {SAMPLE_FILE!r})" in code and "whole_word_mask=True" in code
     assert 'return_offsets_mapping=True, padding="longest"' in code
 
 

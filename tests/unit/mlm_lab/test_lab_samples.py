@@ -70,7 +70,7 @@ def test_the_chinese_sample_is_a_choice_of_the_tab_the_api_and_the_code_view():
     view, params = tab.lab_code_request("sample_zh", None, "e5-mlm", False, 0.15, 1e-4, 8, 60, 0)
     assert params["use_sample"] and params["sample"] == "gimp-zh"
     code = code_for(view, json.dumps(params)).code
-    assert "corpus_file = 'assets/mlm_lab/gimp-zh.txt'" in code and 'load("e5-mlm")' in code
+    assert "corpus_file = str(PLAYGROUND / 'assets/mlm_lab/gimp-zh.txt')" in code and 'load("e5-mlm")' in code
     _, params = tab.lab_code_request("paste", None, "minilm-mlm", False, 0.15, 1e-4, 8, 60, 0)
     assert not params["use_sample"] and "sample" not in params
 
