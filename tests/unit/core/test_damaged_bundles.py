@@ -106,8 +106,8 @@ def _refusal(call) -> str:
 @pytest.mark.parametrize("lang, word", [("en", "damaged"), ("zh", "已损坏")])
 def test_a_damaged_overlay_is_refused_by_every_endpoint_that_loads_it(damaged_overlay, lang, word):
     from playground.ui.fill_mask.api import fill_mask_api
-    from playground.ui.inside.tab import inside_embeddings_api
-    from playground.ui.mlm_lab.tab import mlm_lab_api
+    from playground.ui.inside.api import inside_embeddings_api
+    from playground.ui.mlm_lab.api import mlm_lab_api
 
     assert not availability.check(get_spec(OVERLAY)).ok  # flagged in the lists (it was before, too)
     calls = {
