@@ -13,6 +13,7 @@ run (`.success`), 3-4 requests a click; now a click is one request, and a link r
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -74,6 +75,7 @@ class Form:
         self.panel: Any = None  # the tab's CodePanel (ui.common.code_panel)
         self.code: CodeRequest | None = None
         self.handlers: list[Handler] = []  # the first is the one a link and a language switch run
+        self.codes: list[CodeRequest | None] = []  # each handler's own Code-panel request (None: the form's)
 
     # ---- declaration ---------------------------------------------------------------------------------------------
     def field(self, name: str, component: Any, *, link: bool = True, code: bool = True, **labels: Any) -> Any:
@@ -90,10 +92,10 @@ class Form:
         self.outputs[name] = component
         return component
 
-    def state(self, name: str, initial: Any = None) -> Any:
+    def state(self, name: str, initial: Any = None, **kwargs: Any) -> Any:
         """A per-session value (e.g. the last result, redrawn on a language switch): read as `values.extra[name]`,
-        written by returning {name: value}."""
-        self.states[name] = self.output(name, gr.State(initial))
+        written by returning {name: value}; `kwargs` go to gr.State (time_to_live)."""
+        self.states[name] = self.output(name, gr.State(initial, **kwargs))
         return self.states[name]
 
     def result(self, hint: Any, *areas: Any) -> None:
@@ -120,8 +122,10 @@ class Form:
         panel = [self.panel.box, self.panel.offline, self.panel.info] if self.panel is not None else []
         return _unique([*self.outputs.values(), *extra, *panel])
 
-    def answer(self, named: Mapping[str, Any], values: Values) -> dict[Any, Any]:
-        """A handler's named updates as the event's {component: update}, with the run's other effects."""
+    def answer(self, named: Mapping[str, Any], values: Values, code: CodeRequest | None = None) -> dict[Any, Any]:
+        """A handler's named updates as the event's {component: update}, with the run's other effects; `code`: this
+        action's own Code-panel request (a tab whose actions show different views: sampling's next token, samples,
+        comparison, step), else the form's."""
         out = {self.outputs[name]: update for name, update in named.items()}
         if self.hint is not None:
             out[self.hint] = gr.update(visible=False)
@@ -129,29 +133,40 @@ class Form:
         out[self.shown] = True
         if self.panel is not None:
             try:
-                out |= self.panel.updates(self._code_request(values), values.lang)
+                out |= self.panel.updates(self._code_request(values, code), values.lang)
             except gr.Error:  # no script for these values: the run itself still shows
                 out |= self.panel.updates(None, values.lang)
         return out
 
-    def _code_request(self, values: Values) -> tuple[str, dict] | None:
+    def _code_request(self, values: Values, code: CodeRequest | None = None) -> tuple[str, dict] | None:
+        code = code or self.code
         try:
-            return self.code(values) if self.code is not None else None
+            return code(values) if code is not None else None
         except ValueError:
             return None
 
-    def respond(self, handler: Handler, select: bool = False) -> Callable[..., dict[Any, Any]]:
+    def respond(self, handler: Handler, select: bool = False, code: CodeRequest | None = None) -> Callable[..., Any]:
         """The Gradio function of `handler`: {component: value} in, every update of the run out. `select`: the event
-        is a selection (a click on an image), handed to the handler as `values.extra["select"]`."""
+        is a selection (a click on an image), handed to the handler as `values.extra["select"]`. A generator handler
+        streams (samples growing token by token): its first answer carries the run's other effects (the result areas
+        open as it starts, the Code panel), the later ones its own outputs only."""
+        if inspect.isgeneratorfunction(handler):
+
+            def streamed(v: dict[Any, Any], progress=gr.Progress()):
+                values = self.read(v)
+                for n, named in enumerate(handler(values, progress)):
+                    yield self.answer(named, values, code) if n == 0 else {self.outputs[k]: u for k, u in named.items()}
+
+            return streamed
 
         def event(v: dict[Any, Any], progress=gr.Progress()) -> dict[Any, Any]:
             values = self.read(v)
-            return self.answer(handler(values, progress), values)
+            return self.answer(handler(values, progress), values, code)
 
         def selected(v: dict[Any, Any], evt: gr.SelectData, progress=gr.Progress()) -> dict[Any, Any]:
             values = self.read(v)
             values = replace(values, extra={**values.extra, "select": evt})
-            return self.answer(handler(values, progress), values)
+            return self.answer(handler(values, progress), values, code)
 
         return selected if select else event
 
@@ -164,11 +179,15 @@ class Form:
         return event
 
     # ---- wiring --------------------------------------------------------------------------------------------------
-    def action(self, handler: Handler, triggers: Iterable[Any], select: bool = False, **kwargs: Any) -> list[Any]:
-        """Each trigger (e.g. `run.click`) runs `handler` in one request; returns the events."""
+    def action(
+        self, handler: Handler, triggers: Iterable[Any], select: bool = False, code: CodeRequest | None = None, **kwargs: Any
+    ) -> list[Any]:
+        """Each trigger (e.g. `run.click`) runs `handler` in one request; returns the events. `code`: this action's
+        own Code-panel request (default: the form's)."""
         self.handlers.append(handler)
+        self.codes.append(code)
         watch = dict(api_visibility="private", show_progress_on=[self.hint] if self.hint is not None else None)
-        fn = self.respond(handler, select)
+        fn = self.respond(handler, select, code)
         return [trigger(fn, self.inputs, self.all_outputs(), **(watch | kwargs)) for trigger in triggers]
 
     def redraw_on_lang(self, handler: Handler | None = None) -> None:
@@ -179,7 +198,8 @@ class Form:
 
     def link_run(self) -> LinkRun:
         """A link runs the first action's handler with the link's values: one event, one run."""
-        return LinkRun((Step(self.respond(self.handlers[0]), self.inputs, self.all_outputs()),), progress_on=(self.hint,))
+        step = Step(self.respond(self.handlers[0], code=self.codes[0]), self.inputs, self.all_outputs())
+        return LinkRun((step,), progress_on=(self.hint,))
 
     def share(self) -> Shared:
         """The share-link row of the fields that go into a link, running the first action when a link opens."""
