@@ -199,7 +199,7 @@ class Form:
     def link_run(self) -> LinkRun:
         """A link runs the first action's handler with the link's values: one event, one run."""
         step = Step(self.respond(self.handlers[0], code=self.codes[0]), self.inputs, self.all_outputs())
-        return LinkRun((step,), progress_on=(self.hint,))
+        return LinkRun((step,), progress_on=(self.hint,) if self.hint is not None else ())  # a tab may have no hint
 
     def share(self) -> Shared:
         """The share-link row of the fields that go into a link, running the first action when a link opens."""
