@@ -99,8 +99,13 @@ class Form:
         return self.states[name]
 
     def result(self, hint: Any, *areas: Any) -> None:
-        """The hint shown before a first result and the boxes hidden until one."""
+        """The hint shown before a first result and the boxes hidden until one. The boxes are marked `tp-result`: a
+        lesson's try-it scrolls the first one into view once it shows (ui.common.links.FOLLOW_JS); set before the
+        page's config is written (when the app's Blocks closes), so the mark reaches the browser."""
         self.hint, self.areas = hint, list(areas)
+        for area in self.areas:
+            classes = getattr(area, "elem_classes", None) or []
+            area.elem_classes = [*([classes] if isinstance(classes, str) else classes), "tp-result"]
 
     def code_panel(self, panel: Any, request: CodeRequest) -> None:
         self.panel, self.code = panel, request

@@ -49,8 +49,14 @@ def _labels(run: MaskingRun, lang: str) -> list[str]:
 
 def _spans(run: MaskingRun, lang: str) -> list[str]:
     d = run.details
-    spans = ", ".join(f"{s['start']}–{s['end']} ({s['words']}; {s['drawn_length']})" for s in d["spans"])
-    out = [t("masking.spans", lang, spans=spans)]
+    # Each span spelled out ("positions 7–8: 2 words, drawn length 4"): the bare "7–8 (2; 4)" was unexplained, and
+    # a span shorter than its draw says why (it stops at the sentence's end, a masked word or the 15 % budget).
+    spans = [
+        t("masking.span_item", lang, start=s["start"], end=s["end"], words=s["words"], drawn=s["drawn_length"])
+        + (t("masking.span_cut", lang) if s["words"] < s["drawn_length"] else "")
+        for s in d["spans"]
+    ]
+    out = [t("masking.spans", lang, spans=("；" if lang == "zh" else "; ").join(spans))]
     if d["sbo"]:
         s = d["sbo"][0]
 
@@ -97,13 +103,13 @@ def generator_choices(lang: str) -> list[tuple[str, str]]:
 
 
 def _generator(run: MaskingRun, lang: str) -> list[str]:
-    """The generator named as the menu names it, in the reader's language, with the weights' id beside a model."""
+    """The generator named as the menu names it, in the reader's language (the recorded id, `... + MLM head trained
+    here`, was English on a Chinese page)."""
     try:
         kind, key = resolve_generator(run.request.generator, run.request.model)
     except (InputError, KeyError):  # a generator no longer offered here: the id the run recorded
         return [t("masking.generator_used", lang, name=_md(run.details["generator"]))]
-    name = _md(GENERATOR_LABELS[kind](key, lang))
-    return [t("masking.generator_used", lang, name=f"{name} ({_code(run.details['generator'])})" if key else name)]
+    return [t("masking.generator_used", lang, name=_md(GENERATOR_LABELS[kind](key, lang)))]
 
 
 def _placeholder(run: MaskingRun, lang: str) -> list[str]:

@@ -199,3 +199,23 @@ def test_side_by_side_panels_keep_their_tick_labels_apart_at_projector_size(tiny
         gaps = _closest_ticks(fig.to_dict(), width=700)  # a 1024-px laptop's plot area, less the token labels
         assert len(gaps) == len(fig.data) - 1
         assert all(room >= need + 4 for room, need in gaps), gaps
+
+
+def test_a_link_fills_the_code_panel_in_its_own_answer(built_app):
+    """Issue 37, item 3: after a link, a try-it or `&show=code`, the Code panel said "Run the view first" until the
+    button was pressed again (the link ran the views, not the panel). The link's one step now answers the panel too."""
+    import gradio as gr
+
+    run_link = built_app.shared_links["sampling"].run
+    outputs = [c for step in run_link.steps for c in step.outputs]
+    assert any(isinstance(c, gr.Code) for c in outputs)
+
+
+def test_the_chinese_example_runs_on_the_model_that_reads_chinese(monkeypatch):
+    """Issue 36: the Chinese example kept the English default model (SmolLM2's byte pieces); it now brings the first
+    available model that reads Chinese (offline, the classroom GPT), the English ones the page's default."""
+    from playground.ui.sampling import tab
+
+    monkeypatch.setattr(run, "default_model", lambda lang=None: {"zh": "gpt-zh"}.get(lang, "smollm2-instruct"))
+    rows = {text: model for text, model in tab.example_rows()}
+    assert rows["人工智能的未来是"] == "gpt-zh" and rows["The future of AI is"] == "smollm2-instruct"
