@@ -62,7 +62,11 @@ ATTENTION_JS = (Path(__file__).parent / "assets" / "attention_redraw.js").read_t
 # Sampling's next-token stages redrawn in the browser for another temperature, top-k or top-p (no request).
 SAMPLING_JS = (Path(__file__).parent / "assets" / "sampling_redraw.js").read_text()
 # Gradio runs one function at page load: each script above is one, called in turn.
-PAGE_JS = f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); ({ATTENTION_JS})(); ({SAMPLING_JS})(); }}"
+# A lesson's try-it scrolls its result into view once it shows.
+FOLLOW_JS = (Path(__file__).parent / "assets" / "follow_link.js").read_text()
+PAGE_JS = (
+    f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); ({ATTENTION_JS})(); ({SAMPLING_JS})(); ({FOLLOW_JS})(); }}"
+)
 # Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
 PROJECTOR_JS = (
     "(on) => { document.body.classList.toggle('tp-projector', !!on); localStorage.setItem('tp-projector', on ? '1' : '0'); }"

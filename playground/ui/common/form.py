@@ -100,7 +100,7 @@ class Form:
 
     def result(self, hint: Any, *areas: Any) -> None:
         """The hint shown before a first result and the boxes hidden until one. The boxes are marked `tp-result`: a
-        lesson's try-it scrolls the first one into view once it shows (ui.common.links.FOLLOW_JS); set before the
+        lesson's try-it scrolls the first one into view once it shows (assets/follow_link.js); set before the
         page's config is written (when the app's Blocks closes), so the mark reaches the browser."""
         self.hint, self.areas = hint, list(areas)
         for area in self.areas:

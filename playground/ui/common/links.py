@@ -222,28 +222,6 @@ def parse_query(query: str) -> dict[str, str]:
     return dict(parse_qsl(query, keep_blank_values=True))
 
 
-# After an in-app link (a lesson's try-it) the result showed one or two screens below the fold at 1440x900 and nothing
-# led the eye to it (issue 37, item 9). At the click (a browser-only event, no request) this watches for the linked tab
-# to show and its first result box (`tp-result`, marked by ui.common.form; else a provenance line or a plot) to
-# appear, then scrolls it to the top of the window. It gives up after a minute (a model still loading).
-FOLLOW_JS = """() => {
-  const visible = (el) => el && el.offsetParent !== null;
-  const panels = () => [...document.querySelectorAll('[role="tabpanel"]')].filter(visible);
-  const from = new Set(panels());
-  const started = performance.now();
-  const look = () => {
-    const panel = panels().find((p) => !from.has(p));
-    const target = panel && ['.tp-result', '.tp-provenance', '.js-plotly-plot']
-      .map((s) => [...panel.querySelectorAll(s)].find(visible)).find(Boolean);
-    if (target) {
-      target.scrollIntoView({ block: 'start', behavior: 'smooth' });
-      document.documentElement.dataset.tpFollowed = target.id || target.className;
-    } else if (performance.now() - started < 60000) setTimeout(look, 100);
-  };
-  setTimeout(look, 100);
-}"""
-
-
 class Navigator:
     """Opens a view from a link: on page load (the address) and from in-app link buttons, one event each."""
 
@@ -349,7 +327,6 @@ class Navigator:
             shared = self.shared.get(tab_id) if tab_id else None
             on = list(shared.run.progress_on) if shared is not None and shared.run is not None else []
             button.click(self.follow(query), inputs, outputs, **(events | {"show_progress_on": on or self.progress_on}))
-            button.click(None, None, None, js=FOLLOW_JS, api_visibility="private", queue=False)  # the eye follows
         # The first update of a link sets `address`: the page is then drawn in its language (assets/lang_first.html
         # hid a Chinese page until now), and the address bar shows the share link of the view (no reload).
         replace = (
