@@ -38,3 +38,14 @@ def test_choosing_another_objective_redraws_the_masking_view(built_app):
 @pytest.mark.parametrize("tab", ["sampling", "masking", "lessons"])
 def test_tab_files_stay_small(tab):
     assert len((ROOT / "playground" / "ui" / tab / "tab.py").read_text(encoding="utf-8").splitlines()) <= 150
+
+
+def test_a_try_it_result_is_marked_and_followed(built_app):
+    """Issue 37, item 9: after a try-it the result sat below the fold. Form.result marks each tab's result boxes
+    `tp-result`, and the page's script (assets/follow_link.js, in app.PAGE_JS) scrolls the first one into view after
+    a try-it click (looked at in Chromium: docs/trust-audit.md)."""
+    import app
+
+    marked = [b for b in built_app.blocks.values() if "tp-result" in (getattr(b, "elem_classes", None) or [])]
+    assert len(marked) >= 5  # masking, fill-mask, attention, polysemy, forward, sampling ...
+    assert "tpFollowed" in app.PAGE_JS and "tp-result" in app.PAGE_JS and "-try-" in app.PAGE_JS
