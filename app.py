@@ -62,10 +62,12 @@ ATTENTION_JS = (Path(__file__).parent / "assets" / "attention_redraw.js").read_t
 # Sampling's next-token stages redrawn in the browser for another temperature, top-k or top-p (no request).
 SAMPLING_JS = (Path(__file__).parent / "assets" / "sampling_redraw.js").read_text()
 # Gradio runs one function at page load: each script above is one, called in turn.
-# A lesson's try-it scrolls its result into view once it shows.
+# A lesson's try-it scrolls its result into view once it shows; on a phone the chosen lesson's chip stays in view.
 FOLLOW_JS = (Path(__file__).parent / "assets" / "follow_link.js").read_text()
+CHIPS_JS = (Path(__file__).parent / "assets" / "lesson_chips.js").read_text()
 PAGE_JS = (
-    f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); ({ATTENTION_JS})(); ({SAMPLING_JS})(); ({FOLLOW_JS})(); }}"
+    f"() => {{ ({PLOT_JS})(); ({TAB_ROW_JS})(); ({SHOW_CODE_JS})(); ({ATTENTION_JS})(); ({SAMPLING_JS})(); "
+    f"({FOLLOW_JS})(); ({CHIPS_JS})(); }}"
 )
 # Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
 PROJECTOR_JS = (

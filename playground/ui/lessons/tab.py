@@ -23,13 +23,6 @@ from playground.ui.lessons.api import notebook_api
 
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
 BY_KEY = {lesson.key: lesson for lesson in LESSONS}
-# On a phone the list is one sideways-scrolling row of chips: bring the chosen one into view (after a click on it or
-# on previous / next; the event's inputs are handed on to Python unchanged).
-REVEAL_JS = (
-    "(...v) => { setTimeout(() => { const key = document.querySelector('#lessons-picker input:checked')?.value;"
-    " if (key && window.innerWidth <= 640) document.querySelector(`#lessons-picker input[value='${key}']`)"
-    "?.closest('label')?.scrollIntoView({block: 'nearest', inline: 'center'}); }, 0); return v; }"
-)
 
 
 def picker_choices(lang: str) -> list[tuple[str, str]]:
@@ -103,9 +96,10 @@ def build_tab(ui: UIContext, tabs: Iterable[str]) -> Shared:
             form.output("discuss", gr.Markdown(discuss_markdown(first, "en"), latex_delimiters=LATEX))
     form.state("links", links)  # what can run here, resolved once when the page is built
     form.state("buttons", buttons)  # the try-it buttons' output names ("try:<lesson>:<i>")
-    form.action(show, [picker.input], js=REVEAL_JS, queue=False)  # first: what a link runs
-    form.action(previous, [back.click], js=REVEAL_JS, queue=False)
-    form.action(following, [ahead.click], js=REVEAL_JS, queue=False)
+    # first: what a link runs. (On a phone the chosen chip is kept in view by the page's script, assets/lesson_chips.js.)
+    form.action(show, [picker.input], queue=False)
+    form.action(previous, [back.click], queue=False)
+    form.action(following, [ahead.click], queue=False)
     ui.on_lang(form.respond(show), form.inputs, form.all_outputs())  # the landing page's lesson, even before a click
 
     def download(lesson: str, lang: str):
