@@ -23,6 +23,11 @@ def example_rows() -> list[list[str | None]]:
     return [[text, (run.default_model(lang) or default) if lang != "en" else default] for text, lang in EXAMPLES]
 
 
+def pick_example(index: int) -> tuple[str, object]:
+    text, model = example_rows()[index]
+    return text, model if model is not None else gr.update()
+
+
 def _button(loc, key: str, elem_id: str, **kwargs):
     return loc.add(gr.Button(t(f"sampling.{key}"), elem_id=elem_id, **kwargs), value=f"sampling.{key}")
 
@@ -41,9 +46,12 @@ def build_tab(ui: UIContext):
             prompt = form.field("prompt", box, label="sampling.prompt", info="sampling.prompt_info")
             menu = gr.Dropdown(model_choices(run.KINDS, "en"), value=run.default_model(), label=t("common.model"))
             model = form.field("model", menu, label="common.model", choices=lambda lang: model_choices(run.KINDS, lang))
-            # api_visibility private: Gradio makes an example list an undocumented but callable /load_example endpoint.
-            examples = gr.Examples(example_rows(), [prompt, model], label=t("common.examples"), api_visibility="private")
-            loc.add(examples.dataset, label="common.examples")
+            # A dataset of prompts (an Examples table with a model column showed its English headers on a Chinese page):
+            # a click puts the prompt and its model in place, in the browser's one request.
+            samples = [[text] for text, _ in EXAMPLES]
+            examples = gr.Dataset(components=[prompt], samples=samples, type="index", label=t("common.examples"))
+            loc.add(examples, label="common.examples")
+            examples.click(pick_example, examples, [prompt, model], api_visibility="private", queue=False)
             unavailable_panel(run.KINDS, loc)
         with gr.Column(scale=2):
             sliders = {
