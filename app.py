@@ -72,7 +72,10 @@ TOAST_JS = (Path(__file__).parent / "assets" / "toast_lang.js").read_text().repl
 # Polysemy's layer and projection redrawn in the browser from every layer its cosine figure brought (no request).
 POLYSEMY_JS = (Path(__file__).parent / "assets" / "polysemy_redraw.js").read_text()
 # Gradio runs one function at page load: each script above is one, called in turn.
-PAGE_SCRIPTS = (PLOT_JS, TAB_ROW_JS, SHOW_CODE_JS, ATTENTION_JS, SAMPLING_JS, POLYSEMY_JS, TOAST_JS)
+# A lesson's try-it scrolls its result into view once it shows; on a phone the chosen lesson's chip stays in view.
+FOLLOW_JS = (Path(__file__).parent / "assets" / "follow_link.js").read_text()
+CHIPS_JS = (Path(__file__).parent / "assets" / "lesson_chips.js").read_text()
+PAGE_SCRIPTS = (PLOT_JS, TAB_ROW_JS, SHOW_CODE_JS, ATTENTION_JS, SAMPLING_JS, POLYSEMY_JS, TOAST_JS, FOLLOW_JS, CHIPS_JS)
 PAGE_JS = "() => { " + " ".join(f"({js})();" for js in PAGE_SCRIPTS) + " }"
 # Projector mode is a class on <body> (assets/style.css raises the sizes); remembered in the browser across links.
 PROJECTOR_JS = (

@@ -75,9 +75,15 @@ def token_grid_figure(
         [f"{_plain(t)}<br>{_plain(names.get(a, a))}" if a != "pad" else "" for t, a in zip(toks, actions)]
         for toks, (_, actions) in zip(tokens, rows)
     ]
+    # Each column as wide as its own widest token (cell edges as x): one cell width for all, the widest token's, made
+    # the default sentence 1,528 px in a 1,214 px box at 1440 px and pushed its masked end out of view (issue 37).
+    n = max((len(toks) for toks in tokens), default=0)
+    widths = [cell_width([_plain(toks[c]) for toks in tokens if c < len(toks)]) for c in range(n)]
+    edges = [sum(widths[:c]) for c in range(n + 1)]
     fig = go.Figure(
         go.Heatmap(
             z=z,
+            x=edges,
             text=[[_plain(t) for t in toks] for toks in tokens],
             texttemplate="%{text}",
             hovertext=hover,
@@ -105,8 +111,8 @@ def token_grid_figure(
     fig.update_xaxes(showticklabels=False)
     fig.update_layout(legend=dict(orientation="h", y=-0.15), plot_bgcolor="white")
     fig.update_traces(textfont=dict(size=CELL_FONT), selector=dict(type="heatmap"))
-    labels = [_plain(t) for toks in tokens for t in toks]
-    _min_width(fig, max((len(toks) for toks in tokens), default=0), labels, 40 + 8 * max((len(r) for r, _ in rows), default=0))
+    fig.update_xaxes(range=[0, edges[-1]] if n else None)
+    fig.update_layout(meta={"min_width": edges[-1] + 40 + 8 * max((len(r) for r, _ in rows), default=0)})
     return base_layout(fig, title, height=140 + 42 * len(rows))
 
 

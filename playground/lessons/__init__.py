@@ -99,6 +99,14 @@ NSP_TEXT = (
     "Stock markets fell sharply today. Investors worried about interest rates. Bonds rallied."
 )
 SAME_MASK = "The goal of life is [MASK]."
+ANIMAL = "The animal didn't cross the street because it was too tired."
+# Where the attention lesson's point shows on the bundled MiniLM: layer 3, head 1, query "it" (position 10) sends about
+# two thirds of its attention to "animal" (layer 0 / head 0 / [SEP], the view's default, shows nothing standing out);
+# tests/integration/test_lesson_readings.py measures it.
+ANIMAL_POINT = {"layer": 3, "head": 1, "query": 10}
+# Lesson 6's fill-mask sentence: the word after the blank decides it ("Paris"), so reading both sides wins; with the
+# blank at the end ("The capital of France is [MASK].") the causal model won and taught the opposite (issue 37).
+RIGHT_DECIDES = "The [MASK] of France is Paris."
 MASK_ZH = "我[MASK]自然语言处理。"  # the course's own masked-LM example
 NSP_ZH = "我爱NLP。NLP很有趣。\n\n北京是首都。"  # the course's NSP example; the blank line puts 北京是首都 in another document
 PROMPT_ZH = "人工智能的未来是"
@@ -255,17 +263,17 @@ LESSONS: tuple[Lesson, ...] = (
                 "lessons.try.fill_mask_causal",
                 "fill_mask",
                 (
-                    _v(("bert", "gpt2"), text="The capital of France is [MASK].", models=["bert", "gpt2"]),
+                    _v(("bert", "gpt2"), text=RIGHT_DECIDES, models=["bert", "gpt2"]),
                     _v(
                         ("minilm-mlm", "smollm2-instruct"),
                         "lessons.note.causal_minilm",
-                        text="The capital of France is [MASK].",
+                        text=RIGHT_DECIDES,
                         models=["minilm-mlm", "smollm2-instruct"],
                     ),
                     _v(
                         "smollm2-instruct",
                         "lessons.note.causal_only",
-                        text="The capital of France is [MASK].",
+                        text=RIGHT_DECIDES,
                         models=["smollm2-instruct"],
                     ),  # fmt: skip
                 ),
@@ -376,7 +384,7 @@ LESSONS: tuple[Lesson, ...] = (
             TryIt(
                 f"lessons.try.attention_{view}",
                 "attention",
-                (_v("minilm", model="minilm", text="The animal didn't cross the street because it was too tired.", view=view),),
+                (_v("minilm", model="minilm", text=ANIMAL, view=view, **(ANIMAL_POINT if view != "positional" else {})),),
             )
             for view in ("step", "head", "positional")
         )

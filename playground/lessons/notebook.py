@@ -15,7 +15,7 @@ from playground.code import code_for
 from playground.elmo.views import DEFAULT_SENTENCES, DEFAULT_WORD
 from playground.langs import normalize_lang
 from playground.lessons import LESSONS, Lesson, Link
-from playground.lessons.pages import discuss_markdown, lesson_links, lesson_markdown, say
+from playground.lessons.pages import formula, discuss_markdown, lesson_links, lesson_markdown, say
 
 _MASKING = {"p": "mlm_probability", "pm": "mask_replace_prob", "pr": "random_replace_prob", "prefix": "prefix_len"}
 _MASKING_KEPT = ("text", "model", "strategy", "seed", "epochs", "generator", *_MASKING.values())
@@ -95,7 +95,7 @@ def _code(text: str) -> dict:
 
 def notebook(lesson: Lesson, links: list[Link], lang: str) -> dict:
     """The lesson (or exercise) as an nbformat-4 notebook in `lang`."""
-    cells = [_markdown(f"{lesson_markdown(lesson, lang)}\n\n{lesson.formula}"), _markdown(discuss_markdown(lesson, lang))]
+    cells = [_markdown(f"{lesson_markdown(lesson, lang)}\n\n{formula(lesson, lang)}"), _markdown(discuss_markdown(lesson, lang))]
     for link in links:
         cells.append(_markdown(f"### {say(link.label, lang)}" + (f"\n\n{say(link.note, lang)}" if link.note else "")))
         asked = code_of(link)

@@ -5,6 +5,7 @@ write with these, so the notebook reads as the page does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -49,3 +50,36 @@ def discuss_markdown(lesson: Lesson, lang: str) -> str:
         f"**{say('lessons.notice', lang)}:** {say(f'{key}.notice', lang)}\n\n"
         f"**{say('lessons.question', lang)}:** {say(f'{key}.question', lang)}"
     )
+
+
+# The English words inside the formulas' \text{...}, in Chinese (a Chinese page showed "static", "random", "your
+# corpus" inside its formulas). Names (BERT, MLM, IsNext, top-k) and the word under study ("bank") stay as they are.
+FORMULA_ZH = {
+    "static: ": "静态：",
+    "contextual: ": "上下文相关：",
+    "tok": "词元",
+    "seg": "句段",
+    "pos": "位置",
+    "random": "随机",
+    "unchanged": "不变",
+    "BERT: ": "BERT：",
+    "GPT: ": "GPT：",
+    "top ": "前 ",
+    " s.t.": "，使",
+    "a fresh 15\\% draw in every epoch ": "每轮重新抽取的 15\\%",
+    "vs. BERT: ": "对比 BERT：",
+    " (static)": "（静态）",
+    "layer": "层",
+    "QA: ": "问答：",
+    "start": "起点",
+    "vs.": "对比",
+    "your corpus": "你的语料",
+    "pre-trained": "预训练",
+}
+
+
+def formula(lesson: Lesson, lang: str) -> str:
+    """The lesson's formula in `lang`: the words inside its \\text{...} translated (FORMULA_ZH), the maths as is."""
+    if normalize_lang(lang) != "zh":
+        return lesson.formula
+    return re.sub(r"\\text\{([^{}]*)\}", lambda m: "\\text{" + FORMULA_ZH.get(m.group(1), m.group(1)) + "}", lesson.formula)

@@ -155,10 +155,14 @@ STRINGS = {
     ),
     "lessons.note.ex3_zh_e5": (
         "BERT base Chinese needs the Hugging Face Hub, so the course's example runs on the bundled bidirectional "
-        "masked LM that reads Chinese: multilingual-E5 small's first 6 layers with an MLM head trained here "
-        "(its measured quality is in the README).",
+        "masked LM that reads Chinese: multilingual-E5 small's first 6 layers with an MLM head trained here. It does "
+        "not give the course's answer: measured here it fills the blank with 们 (about 32 %) or 想 (about 21 %; "
+        "我想自然语言处理 is no sentence, 我们 needs a verb after it) and ranks 爱 around 220th. Compare what it "
+        "does with what BERT base Chinese would say (爱); its measured quality on everyday Chinese is in the README.",
         "BERT base Chinese 需要访问 Hugging Face Hub，所以课程的例子在内置的、能读中文的双向掩码语言模型上运行："
-        "multilingual-E5 small 的前 6 层加上在此训练的 MLM 头（实测质量见 README）。",
+        "multilingual-E5 small 的前 6 层加上在此训练的 MLM 头。它给不出课程的答案：在这里实测，它用「们」（约 32%）"
+        "或「想」（约 21%）填空（「我想自然语言处理」不成句，「我们」后面还缺动词），「爱」只排在第 220 名左右。"
+        "请把它的结果与 BERT base Chinese 的答案（爱）对比；它在日常中文上的实测质量见 README。",
     ),
     "lessons.note.ex3_minilm": (
         "BERT base and RoBERTa base need the Hugging Face Hub. Offline this compares the bundled masked LM (MiniLM) "
@@ -280,9 +284,12 @@ STRINGS = {
         "所以 GPT 可以逐个词元地生成文本，而 BERT 可以在看到整句的情况下填空。",
     ),
     "lessons.causal.notice": (
-        "In the causal map everything above the diagonal is zero. In fill-mask, 'left context only' ignores the words "
-        "after the blank.",
-        "在因果注意力图中，对角线以上全为零。在完形填空中，“仅左侧上下文”忽略空格之后的词。",
+        "In the causal map everything above the diagonal is zero. In fill-mask the word after the blank decides it "
+        "(Paris): 'left context only' sees just \"The\" and can only guess a common word, while the masked LM reads "
+        "both sides and names a place; scoring each candidate with the whole sentence lets the causal model use the "
+        "right side too.",
+        "在因果注意力图中，对角线以上全为零。在完形填空中，决定答案的是空格之后的词（Paris）：“仅左侧上下文”只看到 "
+        '"The"，只能猜一个常见词；掩码语言模型读取两侧，给出一个地点；用整句给每个候选词打分，因果模型也就用上了右侧。',
     ),
     "lessons.causal.question": (
         "Which one would you use to autocomplete a search box, and which to classify a review?",

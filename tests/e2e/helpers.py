@@ -72,10 +72,10 @@ LESSON_SHOWN_JS = """([title, tex]) => { const card = document.querySelector('#l
 def lesson_card(page, key: str, lang: str = "en", timeout: int = 30_000):
     """Wait until the Lessons tab's card shows lesson `key` in `lang`, formula drawn; the card's locator."""
     from playground.lessons import LESSONS
-    from playground.lessons.pages import lesson_label
+    from playground.lessons.pages import formula, lesson_label
 
     lesson = next(lesson for lesson in LESSONS if lesson.key == key)
-    tex = lesson.formula.strip("$").strip()
+    tex = formula(lesson, lang).strip("$").strip()  # a Chinese card's formula has its \text{} words in Chinese
     page.wait_for_function(LESSON_SHOWN_JS, arg=[lesson_label(lesson, lang), tex], timeout=timeout)
     return page.locator("#lesson-card")
 

@@ -17,6 +17,7 @@ box beside a result) with `on`.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -90,6 +91,7 @@ class Form:
         self.code: CodeRequest | None = None
         self.handlers: list[Handler] = []  # the first is the one a link and a language switch run
         self.places: list[Place] = []  # the views' own places (`place`), beside the tab's (`result`, `code_panel`)
+        self.handler_places: list[Place | None] = []  # where each action's result shows (None: the tab's own)
 
     # ---- declaration ---------------------------------------------------------------------------------------------
     def field(self, name: str, component: Any, *, link: bool = True, code: bool = True, **labels: Any) -> Any:
@@ -106,21 +108,26 @@ class Form:
         self.outputs[name] = component
         return component
 
-    def state(self, name: str, initial: Any = None, component: Any = None) -> Any:
+    def state(self, name: str, initial: Any = None, component: Any = None, **kwargs: Any) -> Any:
         """A per-session value (e.g. the last result, redrawn on a language switch): read as `values.extra[name]`,
-        written by returning {name: value}. `component`: a gr.State made elsewhere (the lab's session token)."""
-        self.states[name] = self.output(name, gr.State(initial) if component is None else component)
+        written by returning {name: value}. `component`: a gr.State made elsewhere (the lab's session token);
+        `kwargs` go to gr.State (time_to_live)."""
+        self.states[name] = self.output(name, gr.State(initial, **kwargs) if component is None else component)
         return self.states[name]
 
     def result(self, hint: Any, *areas: Any) -> None:
-        """The hint shown before a first result and the boxes hidden until one."""
+        """The hint shown before a first result and the boxes hidden until one. The boxes are marked `tp-result`: a
+        lesson's try-it scrolls the first one into view once it shows (assets/follow_link.js); set before the
+        page's config is written (when the app's Blocks closes), so the mark reaches the browser."""
         self.hint, self.areas = hint, list(areas)
+        _mark_results(areas)
 
     def code_panel(self, panel: Any, request: CodeRequest) -> None:
         self.panel, self.code = panel, request
 
     def place(self, hint: Any, *areas: Any, panel: Any = None, code: CodeRequest | None = None) -> Place:
         """A view's own place (its hint, areas, Code panel), for `action(..., place=)`."""
+        _mark_results(areas)
         self.places.append(Place(hint, tuple(areas), panel, code))
         return self.places[-1]
 
@@ -162,9 +169,19 @@ class Form:
                 out |= place.panel.updates(None, values.lang)
         return out
 
-    def respond(self, handler: Handler, select: bool = False, place: Place | None = None) -> Callable[..., dict[Any, Any]]:
+    def respond(self, handler: Handler, select: bool = False, place: Place | None = None) -> Callable[..., Any]:
         """The Gradio function of `handler`: {component: value} in, every update of the run out. `select`: the event
-        is a selection (a click on an image), handed to the handler as `values.extra["select"]`."""
+        is a selection (a click on an image), handed to the handler as `values.extra["select"]`. A generator handler
+        streams (samples growing token by token): its first answer carries the run's other effects (the result areas
+        open as it starts, the Code panel), the later ones its own outputs only."""
+        if inspect.isgeneratorfunction(handler):
+
+            def streamed(v: dict[Any, Any], progress=gr.Progress()):
+                values = self.read(v)
+                for n, named in enumerate(handler(values, progress)):
+                    yield self.answer(named, values, place) if n == 0 else {self.outputs[k]: u for k, u in named.items()}
+
+            return streamed
 
         def event(v: dict[Any, Any], progress=gr.Progress()) -> dict[Any, Any]:
             values = self.read(v)
@@ -187,11 +204,21 @@ class Form:
 
     # ---- wiring --------------------------------------------------------------------------------------------------
     def action(
-        self, handler: Handler, triggers: Iterable[Any], select: bool = False, place: Place | None = None, **kwargs: Any
+        self,
+        handler: Handler,
+        triggers: Iterable[Any],
+        select: bool = False,
+        place: Place | None = None,
+        code: CodeRequest | None = None,
+        **kwargs: Any,
     ) -> list[Any]:
         """Each trigger (e.g. `run.click`) runs `handler` in one request; returns the events. `place`: where its
-        result shows, when not the tab's own (a view of several)."""
+        result shows, when not the tab's own (a view of several); `code`: this action's own Code-panel request in the
+        tab's place (a tab whose actions show different views: sampling's next token, samples, comparison, step)."""
+        if code is not None:
+            place = replace(place or self._default(), code=code)
         self.handlers.append(handler)
+        self.handler_places.append(place)
         hint = (place or self._default()).hint
         watch = dict(api_visibility="private", show_progress_on=[hint] if hint is not None else None)
         fn = self.respond(handler, select, place)
@@ -230,7 +257,8 @@ class Form:
     def link_run(self) -> LinkRun:
         """A link runs the first action's handler with the link's values: one event, one run."""
         hints = (self.hint,) if self.hint is not None else ()  # a tab whose views hold their own hints (Inside) has none
-        return LinkRun((Step(self.respond(self.handlers[0]), self.inputs, self.all_outputs()),), progress_on=hints)
+        step = Step(self.respond(self.handlers[0], place=self.handler_places[0]), self.inputs, self.all_outputs())
+        return LinkRun((step,), progress_on=hints)
 
     def share(self) -> Shared:
         """The share-link row of the fields that go into a link, running the first action when a link opens."""
@@ -243,6 +271,12 @@ def _code_request(place: Place, values: Values) -> tuple[str, dict] | None:
         return place.code(values) if place.code is not None else None
     except ValueError:
         return None
+
+
+def _mark_results(areas: Iterable[Any]) -> None:
+    for area in areas:
+        classes = getattr(area, "elem_classes", None) or []
+        area.elem_classes = [*([classes] if isinstance(classes, str) else classes), "tp-result"]
 
 
 def _unique(components: list[Any]) -> list[Any]:

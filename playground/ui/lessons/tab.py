@@ -8,21 +8,21 @@ filled and run without reloading the page), and the address bar then shows it, t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import gradio as gr
 
-from playground.lessons import LESSONS, Lesson, Link
+from playground.lessons import LESSONS, Link
+from playground.lessons.notebook import notebook_text
+from playground.lessons.pages import discuss_markdown, formula, lesson_label, lesson_links, lesson_markdown
+from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
-from playground.ui.common.links import LinkRun, Step
-from playground.ui.common.share import Shared, share_link_row
+from playground.ui.common.share import Shared
 from playground.ui.common.strings import STRINGS
 from playground.ui.common.widgets import export_file
-from playground.lessons.notebook import notebook_text
-from playground.lessons.pages import discuss_markdown, lesson_label, lesson_links, lesson_markdown
 from playground.ui.lessons.api import notebook_api
 
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
+BY_KEY = {lesson.key: lesson for lesson in LESSONS}
 
 
 def picker_choices(lang: str) -> list[tuple[str, str]]:
@@ -49,100 +49,80 @@ def step(key: str, by: int) -> str:
     return keys[min(max(at + by, 0), len(keys) - 1)]
 
 
+def show(f: Values, progress=None) -> dict:
+    """The card of the chosen lesson (the first for an unknown key) in the page's language, its try-it buttons shown
+    and every other lesson's hidden; a notebook built for another lesson is taken away."""
+    key = f["lesson"] if f["lesson"] in BY_KEY else LESSONS[0].key
+    lesson, links = BY_KEY[key], f.extra["links"]
+    buttons = {name: gr.update(visible=name.startswith(f"try:{key}:")) for name in f.extra["buttons"]}
+    return buttons | {
+        "lesson": key, "text": lesson_markdown(lesson, f.lang), "formula": formula(lesson, f.lang),
+        "notes": notes_markdown(links[key], f.lang), "discuss": discuss_markdown(lesson, f.lang),
+        "notebook_file": gr.update(value=None, visible=False),
+    }  # fmt: skip
+
+
+def previous(f: Values, progress=None) -> dict:
+    return show(f.__class__({"lesson": step(f["lesson"], -1)}, f.lang, f.token, f.extra))
+
+
+def following(f: Values, progress=None) -> dict:
+    return show(f.__class__({"lesson": step(f["lesson"], 1)}, f.lang, f.token, f.extra))
+
+
 def build_tab(ui: UIContext, tabs: Iterable[str]) -> Shared:
-    loc = ui.loc
+    loc, form, tabs = ui.loc, Form(ui, "lessons"), list(tabs)
     links = lesson_links(tabs)
     loc.add(gr.Markdown(t("lessons.intro"), elem_id="lessons-intro"), value="lessons.intro")
     with gr.Row(elem_classes="tp-lessons"):
         with gr.Column(scale=1, min_width=240):
-            picker = loc.add(
-                gr.Radio(picker_choices("en"), value=LESSONS[0].key, label=t("lessons.pick"), elem_id="lessons-picker"),
-                label="lessons.pick",
-                choices=picker_choices,
-            )
+            radio = gr.Radio(picker_choices("en"), value=LESSONS[0].key, label=t("lessons.pick"), elem_id="lessons-picker")
+            picker = form.output("lesson", form.field("lesson", radio, label="lessons.pick", choices=picker_choices))
             with gr.Row(elem_classes="tp-lesson-steps"):
                 back = loc.add(gr.Button(t("lessons.previous"), size="sm", elem_id="lessons-previous"), value="lessons.previous")
-                ahead = loc.add(
-                    gr.Button(t("lessons.next"), variant="primary", size="sm", elem_id="lessons-next"), value="lessons.next"
-                )
+                ahead = gr.Button(t("lessons.next"), variant="primary", size="sm", elem_id="lessons-next")
+                ahead = loc.add(ahead, value="lessons.next")
             notebook = loc.add(gr.Button(t("lessons.notebook"), size="sm", elem_id="lessons-notebook"), value="lessons.notebook")
-            notebook_file = loc.add(
-                gr.File(label=t("lessons.notebook_file"), visible=False, elem_id="lessons-notebook-file"),
-                label="lessons.notebook_file",
-            )
+            box = gr.File(label=t("lessons.notebook_file"), visible=False, elem_id="lessons-notebook-file")
+            notebook_file = form.output("notebook_file", box, label="lessons.notebook_file")
         with gr.Column(scale=3, min_width=300, elem_id="lesson-card", elem_classes="tp-lesson"):
-            card, buttons = _lesson_card(ui, LESSONS[0], links)
-    by_key = {lesson.key: lesson for lesson in LESSONS}
+            # One card for every lesson, filled by the picker (a card per lesson made the landing page ~100 components
+            # heavier, and Gradio's front end pays for every component on every page load: docs/measurements.md).
+            first = LESSONS[0]
+            form.output("text", gr.Markdown(lesson_markdown(first, "en"), latex_delimiters=LATEX, elem_id="lesson-text"))
+            form.output("formula", gr.Markdown(formula(first, "en"), latex_delimiters=LATEX, elem_classes="tp-formula"))
+            buttons = _try_buttons(ui, form, links)
+            form.output("notes", gr.Markdown(notes_markdown(links[first.key], "en"), elem_classes="tp-lesson-notes"))
+            form.output("discuss", gr.Markdown(discuss_markdown(first, "en"), latex_delimiters=LATEX))
+    form.state("links", links)  # what can run here, resolved once when the page is built
+    form.state("buttons", buttons)  # the try-it buttons' output names ("try:<lesson>:<i>")
+    # first: what a link runs. (On a phone the chosen chip is kept in view by the page's script, assets/lesson_chips.js.)
+    form.action(show, [picker.input], queue=False)
+    form.action(previous, [back.click], queue=False)
+    form.action(following, [ahead.click], queue=False)
+    ui.on_lang(form.respond(show), form.inputs, form.all_outputs())  # the landing page's lesson, even before a click
 
-    def text(key: str, lang: str) -> tuple[str, ...]:
-        """The card's four texts for lesson `key` (the first lesson for an unknown key) in `lang`."""
-        lesson = by_key.get(key, LESSONS[0])
-        return (
-            lesson_markdown(lesson, lang),
-            lesson.formula,
-            notes_markdown(links[lesson.key], lang),
-            discuss_markdown(lesson, lang),
-        )
-
-    def show(key: str, lang: str) -> list[Any]:
-        key = key if key in by_key else LESSONS[0].key
-        return [*text(key, lang), *(gr.update(visible=owner == key) for owner, _ in buttons)]
-
-    shows = [*card, *(button for _, button in buttons)]
-    ui.on_lang(text, [picker, ui.lang], card)  # a language switch redraws the lesson on screen
-    back.click(lambda key: step(key, -1), picker, picker, api_visibility="private", queue=False)
-    ahead.click(lambda key: step(key, 1), picker, picker, api_visibility="private", queue=False)
-    # On a phone the list is one sideways-scrolling row of chips: bring the chosen one into view. (A `js` step hands
-    # the event's inputs on to Python: it returns them all.)
-    reveal = (
-        "(key, lang) => { if (window.innerWidth <= 640) document.querySelector(`#lessons-picker input[value='${key}']`)"
-        "?.closest('label')?.scrollIntoView({block: 'nearest', inline: 'center'}); return [key, lang]; }"
-    )
-    picker.change(show, [picker, ui.lang], shows, js=reveal, api_visibility="private", queue=False)
-    tabs = list(tabs)
-
-    def download(key: str, lang: str):
+    def download(lesson: str, lang: str):
         """The lesson on screen as an .ipynb, built on click into the bounded export folder."""
-        return gr.update(value=export_file(f"{key}.ipynb", notebook_text(key, lang, tabs)), visible=True)
+        return gr.update(value=export_file(f"{lesson}.ipynb", notebook_text(lesson, lang, tabs)), visible=True)
 
     notebook.click(download, [picker, ui.lang], notebook_file, api_visibility="private")
-    picker.change(lambda: gr.update(value=None, visible=False), None, notebook_file, api_visibility="private", queue=False)
     gr.api(notebook_api(tabs), api_name="lesson_notebook")
-    return share_link_row("lessons", {"lesson": picker}, ui).running(LinkRun((Step(show, [picker, ui.lang], shows),)))
+    return form.share()
 
 
-def _lesson_card(ui: UIContext, lesson: Lesson, links: dict[str, list[Link]]) -> tuple[list[Any], list[tuple[str, Any]]]:
-    """One card for every lesson, filled by the picker (a card per lesson made the landing page ~100 components
-    heavier, and Gradio's front end pays for every component on every page load: docs/measurements.md). Its four
-    texts, and every lesson's try-it buttons as (lesson key, button), shown with `lesson`."""
-    text = gr.Markdown(lesson_markdown(lesson, "en"), latex_delimiters=LATEX, elem_id="lesson-text")
-    formula = gr.Markdown(lesson.formula, latex_delimiters=LATEX, elem_classes="tp-formula")
-    buttons = _try_buttons(ui, links, lesson)
-    notes = gr.Markdown(notes_markdown(links[lesson.key], "en"), elem_classes="tp-lesson-notes")
-    discuss = gr.Markdown(discuss_markdown(lesson, "en"), latex_delimiters=LATEX)
-    return [text, formula, notes, discuss], buttons
-
-
-def _try_buttons(ui: UIContext, links: dict[str, list[Link]], shown: Lesson) -> list[tuple[str, Any]]:
-    """Every lesson's try-it buttons as (lesson key, button), `shown`'s visible. A button per link, not a few
-    relabelled by the picker: each is its own in-app link event, scoped to its tab's widgets (ui.common.links)."""
-    buttons = []
+def _try_buttons(ui: UIContext, form: Form, links: dict[str, list[Link]]) -> list[str]:
+    """Every lesson's try-it buttons, the first lesson's visible, as output names "try:<lesson>:<i>". A button per
+    link, not a few relabelled by the picker: each is its own in-app link event, scoped to its tab's widgets."""
+    names = []
     with gr.Row(elem_classes="tp-try"):
         for lesson in LESSONS:
             for i, link in enumerate(links[lesson.key]):
                 if not link.query:
                     continue
-                button = ui.loc.add(
-                    gr.Button(
-                        t(link.label),
-                        variant="primary",
-                        size="md",
-                        visible=lesson is shown,
-                        elem_id=f"lesson-{lesson.key}-try-{i}",
-                        scale=0,
-                    ),
-                    value=link.label,
-                )
+                button = gr.Button(t(link.label), variant="primary", size="md", visible=lesson is LESSONS[0],
+                                   elem_id=f"lesson-{lesson.key}-try-{i}", scale=0)  # fmt: skip
+                form.output(f"try:{lesson.key}:{i}", ui.loc.add(button, value=link.label))
                 ui.link(button, link.query)  # opens the tab in place: no reload, the session (and its lab model) stays
-                buttons.append((lesson.key, button))
-    return buttons
+                names.append(f"try:{lesson.key}:{i}")
+    return names

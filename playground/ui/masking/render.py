@@ -11,11 +11,14 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from playground.errors import InputError
 from playground.figures import masking as figs
+from playground.masking.electra import generator_options, resolve_generator
+from playground.registry import get_spec
 from playground.masking.encoding import MAX_TOKENS
 from playground.masking.results import IGNORE, MaskingRun, token_table_csv
 from playground.serialize import jsonable
-from playground.ui.common.widgets import export_figure_html, export_file, export_json, provenance
+from playground.ui.common.widgets import export_figure_html, export_file, export_json, label_in, provenance
 from playground.ui.common.i18n import t
 
 Phrase = Callable[[MaskingRun, str], list[str]]  # run, lang -> note lines
@@ -46,8 +49,14 @@ def _labels(run: MaskingRun, lang: str) -> list[str]:
 
 def _spans(run: MaskingRun, lang: str) -> list[str]:
     d = run.details
-    spans = ", ".join(f"{s['start']}–{s['end']} ({s['words']}; {s['drawn_length']})" for s in d["spans"])
-    out = [t("masking.spans", lang, spans=spans)]
+    # Each span spelled out ("positions 7–8: 2 words, drawn length 4"): the bare "7–8 (2; 4)" was unexplained, and
+    # a span shorter than its draw says why (it stops at the sentence's end, a masked word or the 15 % budget).
+    spans = [
+        t("masking.span_item", lang, start=s["start"], end=s["end"], words=s["words"], drawn=s["drawn_length"])
+        + (t("masking.span_cut", lang) if s["words"] < s["drawn_length"] else "")
+        for s in d["spans"]
+    ]
+    out = [t("masking.spans", lang, spans=("；" if lang == "zh" else "; ").join(spans))]
     if d["sbo"]:
         s = d["sbo"][0]
 
@@ -81,8 +90,29 @@ def _order(run: MaskingRun, lang: str) -> list[str]:
     return [partial, t("masking.order", lang, order=order)]
 
 
+# How each generator kind is named, in the reader's language (the menu and the summary): "uniform" and a model
+# trained here ("+ MLM head trained here") once showed in English on a Chinese page.
+GENERATOR_LABELS = {
+    "auto": lambda key, lang: t("masking.gen_auto", lang),
+    "masked": lambda key, lang: label_in(get_spec(key).label, lang),
+    "causal": lambda key, lang: t("masking.gen_causal", lang, label=label_in(get_spec(key).label, lang)),
+    "uniform": lambda key, lang: t("masking.gen_uniform", lang),
+}
+
+
+def generator_choices(lang: str) -> list[tuple[str, str]]:
+    """auto, the available masked LMs, the causal filler on each available causal LM, uniform."""
+    return [(GENERATOR_LABELS[kind](key, lang), f"{kind}:{key}" if key else kind) for kind, key in generator_options()]
+
+
 def _generator(run: MaskingRun, lang: str) -> list[str]:
-    return [t("masking.generator_used", lang, name=_md(run.details["generator"]))]
+    """The generator named as the menu names it, in the reader's language (the recorded id, `... + MLM head trained
+    here`, was English on a Chinese page)."""
+    try:
+        kind, key = resolve_generator(run.request.generator, run.request.model)
+    except (InputError, KeyError):  # a generator no longer offered here: the id the run recorded
+        return [t("masking.generator_used", lang, name=_md(run.details["generator"]))]
+    return [t("masking.generator_used", lang, name=_md(GENERATOR_LABELS[kind](key, lang)))]
 
 
 def _placeholder(run: MaskingRun, lang: str) -> list[str]:
@@ -137,9 +167,12 @@ def _electra_rows(run: MaskingRun, lang: str):
         old, new = before.get(key, []), after.get(key, [])
         fates = [run.actions[p] for p in new]
         fate = "replaced" if "replaced" in fates else fates[0] if fates else "replaced"
+        # Piece under piece, each original piece takes its own fate (`##izer` kept when only `token` was replaced: the
+        # whole word coloured by one label contradicted the row under it); a word whose piece count changed, whole.
+        same = len(old) == len(new)
         for k in range(max(len(old), len(new))):
             top.append(d["original_tokens"][old[k]] if k < len(old) else "")
-            top_actions.append(("special" if fate == "special" else fate) if k < len(old) else "pad")
+            top_actions.append((fates[k] if same else fate) if k < len(old) else "pad")
             bottom.append(run.tokens[new[k]] if k < len(new) else "")
             bottom_actions.append(run.actions[new[k]] if k < len(new) else "pad")
     return [top, bottom], [(t("masking.row.original", lang), top_actions), (t("masking.row.input", lang), bottom_actions)]

@@ -76,7 +76,19 @@ STRINGS = {
         "This tokenizer has no T5 sentinels: `<extra_id_0>`… are shown in T5's format (online, choose T5 small for its own).",
         "该分词器没有 T5 哨兵符：`<extra_id_0>`… 按 T5 格式显示（联网时可选 T5 small 使用其自带的哨兵符）。",
     ),
-    "masking.spans": ("**Spans** (words; drawn length): {spans}", "**片段**（词数；抽到的长度）：{spans}"),
+    "masking.spans": (
+        "**Spans** (token positions; how many whole words each masks, and the length drawn for it from the geometric "
+        "distribution): {spans}",
+        "**片段**（词元位置；每个片段遮住几个完整的词，以及从几何分布中为它抽到的长度）：{spans}",
+    ),
+    "masking.span_item": (
+        "positions {start}–{end}: whole words {words}, drawn length {drawn}",
+        "位置 {start}–{end}：{words} 个词，抽到的长度 {drawn}",
+    ),
+    "masking.span_cut": (
+        " (cut short: it stops at the sentence's end, at a word already masked, or once 15 % of the tokens are masked)",
+        "（被截短：遇到句末、已被遮住的词，或遮住的词元已达 15% 时停止）",
+    ),
     "masking.sbo": (
         "**Span boundary objective:** each masked token is also predicted from the two tokens just outside its span and its position in the span, e.g. {example}.",
         "**片段边界目标**：每个被遮住的词元还要仅凭片段外侧的两个边界词元及其在片段中的位置来预测，例如 {example}。",

@@ -10,20 +10,21 @@ Downloads are built from the kept result only when the user asks (`build_downloa
 from __future__ import annotations
 
 import base64
-
-import numpy as np
-
-from typing import Any, Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import gradio as gr
+import numpy as np
 
 from playground import sampling
 from playground.sampling import generation
 from playground.sampling.measured import measured
 from playground.figures import sampling as figs
 from playground.ui.common.widgets import export_figure_html, export_file, export_json, friendly_errors, provenance
-from playground.ui.common.widgets import for_request
+from playground.ui.common.form import Values
 from playground.ui.common.i18n import t
+from playground.ui.common.widgets import for_request
 
 KINDS = sampling.KINDS
 DEFAULT_TEMPERATURES = (0.1, 0.8, 1.5)
@@ -128,75 +129,123 @@ def compare_html(result: generation.TemperatureComparison, lang: str) -> str:
     )
 
 
-def next_token_view(prompt, model, temperature, top_k, top_p, lang, progress=gr.Progress()):
-    """Figure, summary and provenance of the next-token distribution of `prompt`; the result is kept for downloads."""
-    request = sampling.NextTokenRequest(prompt, model, temperature, top_k, top_p)
-    with friendly_errors(lang):
-        result = sampling.run_next_token(request, for_request(lang, progress))
-    return (*render_next_token(result, lang), ("next_token", result), result)
+def request_fields(f: Values, *names: str) -> list[Any]:
+    return [f[name] for name in names]
 
 
-def render_next_token(result: sampling.NextTokenRun, lang: str) -> tuple:
+SETTINGS = ("prompt", "model", "temperature", "top_k", "top_p")
+
+
+def next_token(f: Values, progress=None) -> dict[str, Any]:
+    """Figure, summary and provenance of the next-token distribution of the prompt; the result is kept for downloads
+    and for a language switch."""
+    request = sampling.NextTokenRequest(*request_fields(f, *SETTINGS))
+    with friendly_errors(f.lang):
+        result = sampling.run_next_token(request, for_request(f.lang, progress))
+    shown = {"kept": ("next_token", result), "next_area": gr.update(visible=True), "show": "next"}
+    return render_next_token(result, f.lang) | shown
+
+
+def render_next_token(result: sampling.NextTokenRun, lang: str) -> dict[str, Any]:
     """Figure, summary and provenance of a kept next-token result (a language switch redraws it, no model call)."""
-    info = _info(result, lang)
-    return next_token_figure(result, lang), _summary(result.views[0], result.settings[0], lang), info
+    summary = _summary(result.views[0], result.settings[0], lang)
+    figure = next_token_figure(result, lang)
+    return {"next_plot": figure, "next_summary": summary, "info": _info(result, lang), "next_result": result}
 
 
-def generate_view(prompt, model, temperature, top_k, top_p, max_new, n_samples, seed, lang, progress=gr.Progress()) -> Iterator:
-    """Streams the coloured samples as they grow; the last snapshot is kept for downloads."""
-    request = generation.GenerateRequest(prompt, model, temperature, top_k, top_p, max_new, n_samples, seed)
-    with friendly_errors(lang):
-        for result in generation.stream_generate(request, for_request(lang, progress), every=2):
-            info = _info(result, lang)
-            yield _html(result, lang), info, (("generation", result) if result.done else gr.update())
+def generate(f: Values, progress=None) -> Iterator[dict[str, Any]]:
+    """Streams the coloured samples as they grow (their box opens with the first); the last is kept for downloads."""
+    request = generation.GenerateRequest(*request_fields(f, *SETTINGS, "max_new_tokens", "samples", "seed"))
+    with friendly_errors(f.lang):
+        for result in generation.stream_generate(request, for_request(f.lang, progress), every=2):
+            kept = {"kept": ("generation", result)} if result.done else {}
+            shown = {"generated": _html(result, f.lang), "info": _info(result, f.lang)}
+            yield shown | {"generate_area": gr.update(visible=True), "show": "generate"} | kept
 
 
-def compare_view(prompt, model, t1, t2, t3, top_k, top_p, max_new, seed, lang, progress=gr.Progress()):
+def compare(f: Values, progress=None) -> dict[str, Any]:
     """Three temperatures: the distributions they sample from, and one continuation each (same seed)."""
-    request = generation.CompareRequest(prompt, model, (t1, t2, t3), top_k, top_p, max_new, seed)
-    with friendly_errors(lang):
-        result = generation.run_compare(request, for_request(lang, progress))
-    info = _info(result.next_token, lang)
-    return compare_figure(result, lang), compare_html(result, lang), info, ("temperatures", result)
+    temperatures = tuple(f[name] for name in ("t1", "t2", "t3"))
+    fields = request_fields(f, "top_k", "top_p", "max_new_tokens", "seed")
+    request = generation.CompareRequest(f["prompt"], f["model"], temperatures, *fields)
+    with friendly_errors(f.lang):
+        result = generation.run_compare(request, for_request(f.lang, progress))
+    return {
+        "compare_plot": gr.update(value=compare_figure(result, f.lang), visible=True),
+        "compared": compare_html(result, f.lang),
+        "info": _info(result.next_token, f.lang),
+        "kept": ("temperatures", result),
+        "show": "compare",
+    }
 
 
-# What a link shows after its next-token view: nothing more, the samples, or the temperature comparison. The view a
-# link was made from is kept in a hidden share parameter (`show`), set by the button last pressed.
-LINK_VIEWS = ("next", "generate", "compare")
-
-
-def linked_extra(
-    show, prompt, model, temperature, top_k, top_p, max_new, n_samples, seed, t1, t2, t3, lang, progress=gr.Progress()
-):
-    """A link made after Generate or Compare shows those again (lesson exercise 2 needs the samples themselves).
-
-    Outputs: generated samples, comparison plot, comparison text, provenance, kept result; what a view does not
-    draw is skipped, so the next-token view already on the page stays.
-    """
-    if show == "generate":
-        for html, info, kept in generate_view(prompt, model, temperature, top_k, top_p, max_new, n_samples, seed, lang, progress):
-            yield html, gr.skip(), gr.skip(), info, kept
-    elif show == "compare":
-        fig, html, info, kept = compare_view(prompt, model, t1, t2, t3, top_k, top_p, max_new, seed, lang, progress)
-        yield gr.skip(), gr.update(value=fig, visible=True), html, info, kept
-    else:
-        yield (gr.skip(),) * 5
-
-
-def step_view(sampler, prompt, model, temperature, top_k, top_p, max_new, seed, lang, progress=gr.Progress()):
+def step(f: Values, progress=None) -> dict[str, Any]:
     """One more token for this user's step-through; a new prompt, model or seed starts a fresh one."""
-    request = generation.StepRequest(prompt, model, temperature, top_k, top_p, max_new, seed)
-    with friendly_errors(lang):
-        sampler, run = generation.run_step(sampler, request, for_request(lang, progress))
-    info = _info(run.generation, lang)
+    request = generation.StepRequest(*request_fields(f, *SETTINGS, "max_new_tokens", "seed"))
+    with friendly_errors(f.lang):
+        sampler, run = generation.run_step(f.extra["sampler"], request, for_request(f.lang, progress))
+    out = {"sampler": sampler, "info": _info(run.generation, f.lang)}
     if run.distribution is None:
-        return sampler, gr.update(), gr.update(), t("sampling.step_done", lang), info
+        return out | {"step_status": t("sampling.step_done", f.lang)}
     view, s = run.distribution, run.generation.settings
-    fig = figs.distribution_figure(view, _stage_titles(view, s, lang), t("sampling.prob_axis", lang))
-    status = t("sampling.step_status", lang, step=run.step, token=run.chosen_text, rank=view.chosen_rank, p=view.chosen_prob)
+    fig = figs.distribution_figure(view, _stage_titles(view, s, f.lang), t("sampling.prob_axis", f.lang))
+    status = t("sampling.step_status", f.lang, step=run.step, token=run.chosen_text, rank=view.chosen_rank, p=view.chosen_prob)
     if run.done:
-        status += "\n\n" + t("sampling.step_done", lang)
-    return sampler, fig, _html(run.generation, lang), status, info
+        status += "\n\n" + t("sampling.step_done", f.lang)
+    page = _html(run.generation, f.lang)
+    return out | {"step_plot": gr.update(value=fig, visible=True), "step_text": page, "step_status": status}
+
+
+@dataclass(frozen=True)
+class View:
+    """A view a button shows and a link reopens (the link's hidden `show`): its handler after the next-token view,
+    and its script."""
+
+    handler: Callable[..., Any] | None  # None: the next-token view alone
+    code: Callable[[Values], tuple[str, dict]]
+
+
+def _params(f: Values, *names: str) -> dict[str, Any]:
+    return {name: f[name] for name in names}
+
+
+VIEWS: dict[str, View] = {
+    "next": View(None, lambda f: ("next_token", _params(f, *SETTINGS))),
+    "generate": View(
+        generate, lambda f: ("generate", _params(f, *SETTINGS, "max_new_tokens", "seed") | {"n_samples": f["samples"]})
+    ),
+    "compare": View(
+        compare,
+        lambda f: (
+            "compare",
+            _params(f, "prompt", "model", "top_k", "top_p", "max_new_tokens", "seed")
+            | {"temperatures": [f["t1"], f["t2"], f["t3"]]},
+        ),
+    ),  # fmt: skip
+}
+LINK_VIEWS = tuple(VIEWS)
+STEP_CODE = lambda f: ("step", _params(f, *SETTINGS, "max_new_tokens", "seed"))  # noqa: E731
+
+
+def shown_code(f: Values) -> tuple[str, dict]:
+    """The script of the view on screen (the one a link names, the button last pressed)."""
+    return VIEWS[f["show"] if f["show"] in VIEWS else "next"].code(f)
+
+
+def linked(f: Values, progress=None) -> Iterator[dict[str, Any]]:
+    """A link: the next-token distribution of its inputs (cheap, deterministic), then the samples or the comparison
+    when the link was made from them (lesson exercise 2 needs the samples themselves), streamed in the same event."""
+    yield next_token(f, progress) | {"show": f["show"]}
+    view = VIEWS.get(f["show"], VIEWS["next"])
+    if view.handler is not None:
+        updates = view.handler(f, progress)
+        yield from (updates if isinstance(updates, Iterator) else [updates])
+
+
+def redraw(f: Values, progress=None) -> dict[str, Any]:
+    """A language switch redraws the kept next-token result (no model call); generated samples keep their language."""
+    kept = f.extra.get("next_result")
+    return render_next_token(kept, f.lang) if kept is not None else {}
 
 
 def build_downloads(kept: tuple[str, Any] | None, lang: str) -> list[str]:
@@ -215,57 +264,3 @@ def build_downloads(kept: tuple[str, Any] | None, lang: str) -> list[str]:
         export_json("temperatures.json", result.to_dict()),
         export_figure_html("temperatures.html", compare_figure(result, lang)),
     ]
-
-
-def next_token_api(
-    prompt: str,
-    model: str = "",
-    temperature: float = 0.8,
-    top_k: int = 0,
-    top_p: float = 1.0,
-    temperatures: list[float] | None = None,
-    lang: str = "en",
-) -> dict:
-    """Next-token distribution views; `temperatures` gives one view per temperature (else one for `temperature`).
-
-    Args:
-        prompt: the text to continue, at most 5,000 characters ("" starts from the start token).
-        model: a registry key of a causal LM ("gpt2", "gpt2-chinese", "smollm2-instruct", ...); "" for the first available.
-        temperature: from 0 (greedy) to 2.
-        top_k: keep the k most probable tokens, 0 (off) to 1,000.
-        top_p: keep the smallest set of tokens whose probability reaches p, above 0 and at most 1 (1 = off).
-        temperatures: at most 8 temperatures from 0 to 2, one view each (None or [] for one view at `temperature`).
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    request = sampling.NextTokenRequest(prompt, model, temperature, top_k, top_p, temperatures)
-    with friendly_errors(lang):
-        return sampling.run_next_token(request, for_request(lang)).to_dict()
-
-
-def generate_api(
-    prompt: str,
-    model: str = "",
-    temperature: float = 0.8,
-    top_k: int = 0,
-    top_p: float = 1.0,
-    max_new_tokens: int = 40,
-    n_samples: int = 1,
-    seed: int = 0,
-    lang: str = "en",
-) -> dict:
-    """Sampled continuations with, per token, its probability, rank and the most probable alternatives.
-
-    Args:
-        prompt: the text to continue, at most 5,000 characters ("" starts from the start token).
-        model: a registry key of a causal LM ("gpt2", "gpt2-chinese", "smollm2-instruct", ...); "" for the first available.
-        temperature: from 0 (greedy) to 2.
-        top_k: keep the k most probable tokens, 0 (off) to 1,000.
-        top_p: keep the smallest set of tokens whose probability reaches p, above 0 and at most 1 (1 = off).
-        max_new_tokens: 1 to 200 tokens per sample.
-        n_samples: 1 to 5 samples (max_new_tokens x n_samples at most 400).
-        seed: a whole number from 0 to 2**32 - 1; the same seed gives the same text.
-        lang: "en" or "zh", the language of messages and labels in the result.
-    """
-    request = generation.GenerateRequest(prompt, model, temperature, top_k, top_p, max_new_tokens, n_samples, seed)
-    with friendly_errors(lang):
-        return generation.run_generate(request, for_request(lang)).to_dict()

@@ -20,4 +20,6 @@ def test_a_js_step_before_a_python_handler_takes_and_returns_every_input(built_a
         assert _arity(fn.js) == len(fn.inputs), (fn.name, fn.js[:120])
         if len(fn.inputs) > 1:  # several values go back to Python as one list
             assert re.search(r"return\s*\[[^\]]*\]", fn.js), (fn.name, fn.js[:200])
-    assert checked  # the Lessons picker has one
+    # None today: the Lessons picker's step (its phone chip scroll) moved to the page's script, assets/lesson_chips.js,
+    # as a Form's inputs reach Python by name, in an order a js step cannot know; the rule holds for any that comes.
+    assert checked >= 0
