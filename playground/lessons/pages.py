@@ -75,6 +75,12 @@ FORMULA_ZH = {
     "vs.": "对比",
     "your corpus": "你的语料",
     "pre-trained": "预训练",
+    "every task: ": "每个任务：",
+    "prefix": "任务前缀",
+    "dec": "解码器",
+    "enc": "编码器",
+    "decoder block: self (causal)": "解码器块：自注意力（因果）",
+    "cross": "交叉注意力",
 }
 
 

@@ -257,7 +257,8 @@ class Form:
     def link_run(self) -> LinkRun:
         """A link runs the first action's handler with the link's values: one event, one run."""
         hints = (self.hint,) if self.hint is not None else ()  # a tab whose views hold their own hints (Inside) has none
-        step = Step(self.respond(self.handlers[0], place=self.handler_places[0]), self.inputs, self.all_outputs())
+        place = self.handler_places[0] if self.handler_places else None  # a tab that wires its own events (the class)
+        step = Step(self.respond(self.handlers[0], place=place), self.inputs, self.all_outputs())
         return LinkRun((step,), progress_on=hints)
 
     def share(self) -> Shared:
