@@ -1,0 +1,59 @@
+"""Compute the shipped probe curves: every probed model on each language it reads, into assets/probes/probes.json.
+
+    python scripts/probe_data.py    # the fixed data (once; committed): assets/probes/data-en.json, data-zh.json
+    python scripts/probes.py        # the curves: ~10 min on 2 CPU cores (bench/RESULTS.md), nice -n 19 on a shared box
+    python scripts/probes.py --only minilm/en --out /tmp/x.json    # one pair (the integration test does this)
+
+Deterministic: fixed data and split (scripts/probe_data.py), a fixed control-task seed (playground.probes.SEED),
+one CPU thread; the same machine gives the same numbers, a different BLAS may move the last digits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def pairs() -> list[tuple[str, str]]:
+    from playground.probes import LANGS, PROBED
+    from playground.registry import get_spec
+
+    return [(m, lang) for m in PROBED for lang in LANGS if get_spec(m).speaks(lang)]
+
+
+def run(only: list[str] | None = None):
+    import torch
+
+    from playground import models
+    from playground.probes import compute
+
+    torch.set_num_threads(1)  # one thread: the same sums in the same order, so the same numbers on a rerun
+    chosen = [(m, lang) for m, lang in pairs() if not only or f"{m}/{lang}" in only]
+    for model, lang in chosen:
+        result = compute(models.load(model), lang)
+        pos, sense = ([round(a, 3) for a in c.accuracy] for c in (result.pos, result.sense))
+        print(f"{model}/{lang}: pos {pos} sense {sense} (vectors {result.feature_seconds}s, probes {result.train_seconds}s)")
+        yield result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", help="model/lang pairs, e.g. minilm/en")
+    parser.add_argument("--out", type=Path, default=ROOT / "assets" / "probes" / "probes.json")
+    args = parser.parse_args()
+    from playground.probes.store import to_json
+
+    results = []
+    for result in run(args.only):  # written after each pair, so a stopped run keeps what it finished
+        results.append(result)
+        args.out.write_text(json.dumps(to_json(results), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
