@@ -18,6 +18,7 @@ from playground.ui.elmo import tab as elmo_tab  # noqa: E402
 from playground.ui.fill_mask import tab as fill_mask_tab  # noqa: E402
 from playground.ui.forward import tab as forward_tab  # noqa: E402
 from playground.ui.inside import tab as inside_tab  # noqa: E402
+from playground.ui.insight import tab as insight_tab  # noqa: E402
 from playground.ui.lessons import tab as lessons_tab  # noqa: E402
 from playground.ui.masking import tab as masking_tab  # noqa: E402
 from playground.ui.mlm_lab import tab as mlm_lab_tab  # noqa: E402
@@ -42,6 +43,7 @@ TABS = [
     ("attention", "attention.tab", attention_tab.build_tab),
     ("forward", "forward.tab", forward_tab.build_tab),  # the whole Transformer, one forward pass
     ("inside", "inside.tab", inside_tab.build_tab),
+    ("insight", "insight.tab", insight_tab.build_tab),  # look inside a prediction: lens, attribution, knock-out, patching
     ("mlm_lab", "mlm_lab.tab", mlm_lab_tab.build_tab),
 ]
 

@@ -165,8 +165,7 @@ def knock_out_heads(model: Any, heads: Iterable[tuple[int, int]]) -> dict[str, R
 
     The concatenation is W^O's input, so a silenced head adds nothing to the attention update (W^O's bias stays).
     """
-    config = model.config
-    width = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads  # d_v per head
+    width = head_width(model)
     by_layer: dict[int, list[int]] = {}
     for layer, head in heads:
         by_layer.setdefault(int(layer), []).append(int(head))
@@ -181,3 +180,31 @@ def knock_out_heads(model: Any, heads: Iterable[tuple[int, int]]) -> dict[str, R
         return fn
 
     return {f"blocks.{layer}.attn.concat": silence(chosen) for layer, chosen in by_layer.items()}
+
+
+def head_width(model: Any) -> int:
+    """d_v: how many columns of the heads' concatenation (W^O's input) each head writes."""
+    config = model.config
+    return getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+
+
+def knock_out_each(model: Any, heads: list[tuple[int, int] | None]) -> dict[str, Replace]:
+    """Replacements for a batch that silence one head per row: row i of the batch runs with `heads[i]` silenced
+    (None: that row runs untouched). One batched pass then gives every single head's effect (the knock-out view's
+    ranking) instead of one pass per head."""
+    width = head_width(model)
+    by_layer: dict[int, list[tuple[int, int]]] = {}
+    for row, chosen in enumerate(heads):
+        if chosen is not None:
+            by_layer.setdefault(int(chosen[0]), []).append((row, int(chosen[1])))
+
+    def silence(rows: list[tuple[int, int]]) -> Replace:
+        def fn(concat: Tensor) -> Tensor:
+            concat = concat.clone()
+            for row, h in rows:
+                concat[row, ..., h * width : (h + 1) * width] = 0
+            return concat
+
+        return fn
+
+    return {f"blocks.{layer}.attn.concat": silence(rows) for layer, rows in by_layer.items()}

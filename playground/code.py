@@ -15,6 +15,7 @@ from playground.elmo import code as elmo_code
 from playground.errors import InputError
 from playground.fill_mask import code as fill_mask_code
 from playground.forward import code as forward_code
+from playground.insight import code as insight_code
 from playground.inside import code as inside_code
 from playground.masking import code as masking_code
 from playground.mlm_lab import code as mlm_lab_code
@@ -43,6 +44,7 @@ def views() -> dict[str, View]:
         elmo_code,
         mlm_lab_code,
         forward_code,
+        insight_code,
     ):
         table.update(module.VIEWS)
     return table
