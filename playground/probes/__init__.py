@@ -22,13 +22,19 @@ from playground.probes.results import TASKS, ProbeRequest, ProbeResult, Reading,
 from playground.probes.store import stored
 
 LANGS = ("en", "zh")
+KINDS = ("elmo", "encoder")  # the kinds of the probed models (PROBED)
 
 
 def check_request(request: ProbeRequest, runtime: Any) -> tuple[str, str]:
     """(model, lang) when both name shipped probes; a student-readable refusal otherwise."""
-    lang = checks.choice(request.lang, "lang", LANGS)
-    model = checks.choice(request.model, "model", PROBED)
-    spec = runtime.spec(model, "model")  # the operator's allow-list still decides
+    lang = checks.choice(request.lang, "data", LANGS)
+    spec = runtime.spec(request.model, "model", KINDS)  # unknown keys and other kinds refused in the checks' words
+    if spec.key not in PROBED:
+        raise InputError(
+            "probes_not_shipped", "No probes are shipped for {model}; they are for: {models}.", model=spec.label,
+            models=", ".join(PROBED),
+        )  # fmt: skip
+    model = spec.key
     if not spec.speaks(lang):
         raise InputError(
             "probes_language",

@@ -64,3 +64,17 @@ def reading(result: ProbeResult, lang: str) -> str:
              seconds=f"{result.train_seconds:.0f}")  # fmt: skip
     lines = [_line(r.code, r.params, result, lang) for r in result.readings]
     return "\n\n".join([head, *(f"- {line}" for line in lines), t("insight.probes.control", lang)])
+
+
+def detail(result: ProbeResult, lang: str) -> str:
+    """The curves as a table (one row per layer, numbers in %), for reading exact values and for screen readers."""
+    head = [c.strip() for c in t("insight.probes.table", lang).strip("|").split("|")]
+    th = "".join(f"<th>{html.escape(c)}</th>" for c in head)
+    rows = []
+    for i, name in enumerate(result.layer_names):
+        cells = [html.escape(name)]
+        for curve in (result.pos, result.sense):
+            cells += [_pct(curve.accuracy[i]), _pct(curve.control[i]), f"{100 * curve.selectivity[i]:+.1f}"]
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    body = "".join(rows)
+    return f'<div class="tp-insight-table"><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'

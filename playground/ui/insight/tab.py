@@ -9,6 +9,8 @@ import gradio as gr
 
 from playground.insight.attribution import MAX_STEPS
 from playground.insight.knockout import MAX_TOP_K
+from playground.probes import LANGS, PROBED
+from playground.registry import get_spec
 from playground.serialize import jsonable
 from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
@@ -22,6 +24,7 @@ from playground.ui.insight.api import (
     insight_knockout_api,
     insight_lens_api,
     insight_patching_api,
+    insight_probes_api,
 )
 
 EXAMPLES = [
@@ -29,7 +32,7 @@ EXAMPLES = [
     ["我爱自然[MASK]处理。", "我爱中国[MASK]处理。"],
     ["The keys to the cabinet", "The key to the cabinets"],
 ]
-OPTIONS = ("top_k", "head_layer", "head", "steps", "heads", "source", "patch_layer", "position")
+OPTIONS = ("top_k", "head_layer", "head", "steps", "heads", "source", "patch_layer", "position", "probe_model", "probe_lang")
 MAX_LAYER = 63
 
 
@@ -38,7 +41,8 @@ def _view(f: Values) -> views.View:
 
 
 def _options(view: views.View) -> dict[str, Any]:
-    return {f"opt_{name}": gr.update(visible=name in view.fields) for name in OPTIONS}
+    shown = {f"opt_{name}": gr.update(visible=name in view.fields) for name in OPTIONS}
+    return shown | {name: gr.update(visible=view.reads_text) for name in ("opt_text", "opt_model")}
 
 
 def show(f: Values, progress=None) -> dict[str, Any]:
@@ -55,6 +59,7 @@ def draw(f: Values, progress=None) -> dict[str, Any]:
     key, result = f.extra["last"]
     view = views.BY_KEY[key]
     layers = getattr(result, "layers", MAX_LAYER + 1)
+    layers = layers if isinstance(layers, int) else len(layers)  # the probes give their layers' numbers
     return {
         "info": provenance(result.model_id, result.device, f.lang),
         "reading": view.reading(result, f.lang),
@@ -89,14 +94,14 @@ def build_tab(ui: UIContext):
             box = gr.Textbox(
                 EXAMPLES[0][0], label=t("insight.text"), info=t("insight.text_info"), lines=2, elem_id="insight-text"
             )
-            text = form.field("text", box, label="insight.text", info="insight.text_info")
+            text = form.output("opt_text", form.field("text", box, label="insight.text", info="insight.text_info"))
             source = form.field("source", gr.Textbox(EXAMPLES[0][1], label=t("insight.source"), info=t("insight.source_info"),
                                                      lines=1, visible=False, elem_id="insight-source"),
                                 label="insight.source", info="insight.source_info")  # fmt: skip
             gr.Examples(EXAMPLES, [text, source], label=t("common.examples"), api_visibility="private")
         with gr.Column(scale=2):
             menu = gr.Dropdown(models, value=default, label=t("insight.model"))
-            form.field("model", model_menu(ui, menu, kinds, default, label="insight.model"))
+            form.output("opt_model", form.field("model", model_menu(ui, menu, kinds, default, label="insight.model")))
             option = {
                 "top_k": (gr.Slider(1, MAX_TOP_K, value=5, step=1, label=t("insight.top_k")), dict(label="insight.top_k")),
                 "head_layer": (gr.Slider(-1, MAX_LAYER, value=-1, step=1, label=t("insight.head_layer"), visible=False),
@@ -111,6 +116,13 @@ def build_tab(ui: UIContext):
                                 dict(label="insight.patch_layer")),
                 "position": (gr.Slider(-1, 127, value=-1, step=1, label=t("insight.position"), visible=False),
                              dict(label="insight.position")),
+                "probe_model": (gr.Dropdown([(get_spec(k).label, k) for k in PROBED], value=PROBED[0], visible=False,
+                                            label=t("insight.probe_model"), elem_id="insight-probe-model"),
+                                dict(label="insight.probe_model")),
+                "probe_lang": (gr.Radio([(t(f"insight.probe_lang.{x}"), x) for x in LANGS], value="en", visible=False,
+                                        label=t("insight.probe_lang"), elem_id="insight-probe-lang"),
+                               dict(label="insight.probe_lang",
+                                    choices=lambda lang: [(t(f"insight.probe_lang.{x}", lang), x) for x in LANGS])),
             }  # fmt: skip
             for name, (component, labels) in option.items():
                 form.output(f"opt_{name}", form.field(name, component, **labels))
@@ -133,4 +145,5 @@ def build_tab(ui: UIContext):
     gr.api(insight_attribution_api, api_name="insight_attribution")
     gr.api(insight_knockout_api, api_name="insight_knockout")
     gr.api(insight_patching_api, api_name="insight_patching")
+    gr.api(insight_probes_api, api_name="insight_probes")
     return form.share()

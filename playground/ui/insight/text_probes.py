@@ -6,6 +6,18 @@ STRINGS = {
     "insight.probe_lang": ("Probe data", "探针数据"),
     "insight.probe_lang.en": ("English (WordNet examples)", "英文（WordNet 例句）"),
     "insight.probe_lang.zh": ("Chinese (HSK sentences + polysemy presets)", "中文（HSK 句子 + 多义词预设）"),
+    "insight.probes.table": (
+        "| layer | POS accuracy % | POS control % | POS selectivity | sense accuracy % | sense control % | sense selectivity |",
+        "| 层 | 词性准确率 % | 词性控制 % | 词性选择性 | 词义准确率 % | 词义控制 % | 词义选择性 |",
+    ),
+    "error.probes_language": (
+        "{model} was not trained on {lang} text; the {lang} probes run on: {models}.",
+        "{model} 没有在这种语言的文本上训练过；这组探针数据只在这些模型上运行：{models}。",
+    ),
+    "error.probes_not_shipped": (
+        "No probes are shipped for {model}; they are for: {models}.",
+        "没有为 {model} 预先计算的探针；有探针的模型：{models}。",
+    ),
     "insight.probes.title": ("{model}: what a linear probe reads from each layer", "{model}：线性探针从每一层读出了什么"),
     "insight.probes.accuracy": ("Held-out accuracy (dashed: control task)", "留出集准确率（虚线：控制任务）"),
     "insight.probes.selectivity": ("Selectivity = accuracy − control", "选择性 = 准确率 − 控制任务准确率"),

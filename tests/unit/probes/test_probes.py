@@ -219,6 +219,12 @@ def test_run_probes_reads_the_shipped_curves_and_refuses_what_is_not_there():
     assert run_probes(ProbeRequest("minilm", "en"), runtime) is stored()["minilm", "en"]
     with pytest.raises(InputError, match="Chinese"):
         run_probes(ProbeRequest("minilm", "zh"), runtime)
-    for bad in (ProbeRequest("bert", "en"), ProbeRequest("minilm", "fr"), ProbeRequest(None, "en"), ProbeRequest("e5-small", 3)):
+    for bad in (
+        ProbeRequest("bert", "en"),
+        ProbeRequest("elmo-allennlp-small", "en"),
+        ProbeRequest("minilm", "fr"),
+        ProbeRequest(None, "en"),
+        ProbeRequest("e5-small", 3),
+    ):
         with pytest.raises(ValueError):
             run_probes(bad, runtime)
