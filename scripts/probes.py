@@ -28,16 +28,20 @@ def pairs() -> list[tuple[str, str]]:
 
 def run(only: list[str] | None = None):
     import torch
+    from threadpoolctl import threadpool_limits  # scikit-learn's own dependency
 
     from playground import models
     from playground.probes import compute
 
-    torch.set_num_threads(1)  # one thread: the same sums in the same order, so the same numbers on a rerun
+    # one thread for torch and for the BLAS under scikit-learn: the same sums in the same order, the same numbers
+    torch.set_num_threads(1)
+    threadpool_limits(1)
     chosen = [(m, lang) for m, lang in pairs() if not only or f"{m}/{lang}" in only]
     for model, lang in chosen:
         result = compute(models.load(model), lang)
         pos, sense = ([round(a, 3) for a in c.accuracy] for c in (result.pos, result.sense))
-        print(f"{model}/{lang}: pos {pos} sense {sense} (vectors {result.feature_seconds}s, probes {result.train_seconds}s)")
+        print(f"{model}/{lang}: pos {pos} sense {sense} (vectors {result.feature_seconds}s, probes {result.train_seconds}s)",
+              flush=True)  # fmt: skip
         yield result
 
 
