@@ -43,6 +43,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "/generate": {"prompt": "The future of AI is", "model": "smollm2-instruct", "max_new_tokens": 4, "n_samples": 2},
     "/attention": {"model": "minilm", "text": "The cat sat on the mat.", "layer": 2, "head": 1},
     "/forward": {"model": "minilm-mlm", "text": "The capital of France is [MASK].", "top_k": 3},
+    "/insight_probes": {"model": "elmo-small", "data": "en"},
     "/inside_embeddings": {"text_a": "The cat sat.", "text_b": "It was tired."},
     "/inside_params": {"base": "bert-base", "embedding_size": 128, "share_layers": True},
     "/inside_nsp": {"text": "The cat sat on the mat. It was tired. Then it slept. The sun went down.", "seed": 0},

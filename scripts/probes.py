@@ -26,7 +26,7 @@ def pairs() -> list[tuple[str, str]]:
     return [(m, lang) for m in PROBED for lang in LANGS if get_spec(m).speaks(lang)]
 
 
-def run(only: list[str] | None = None):
+def run(only: list[str] | None = None, layers: tuple[int, ...] | None = None):
     import torch
     from threadpoolctl import threadpool_limits  # scikit-learn's own dependency
 
@@ -38,22 +38,58 @@ def run(only: list[str] | None = None):
     threadpool_limits(1)
     chosen = [(m, lang) for m, lang in pairs() if not only or f"{m}/{lang}" in only]
     for model, lang in chosen:
-        result = compute(models.load(model), lang)
+        result = compute(models.load(model), lang, layers=layers)
         pos, sense = ([round(a, 3) for a in c.accuracy] for c in (result.pos, result.sense))
         print(f"{model}/{lang}: pos {pos} sense {sense} (vectors {result.feature_seconds}s, probes {result.train_seconds}s)",
               flush=True)  # fmt: skip
         yield result
 
 
+def markdown(results) -> str:
+    """The curves as docs/probes.md shows them (a unit test holds the page equal to this): one table per pair."""
+    out = []
+    for r in results:
+        pos, sense = r.pos, r.sense
+        out += [
+            f"### {r.model_label} (`{r.model}`), {'English' if r.lang == 'en' else 'Chinese'}",
+            "",
+            f"Part of speech: {pos.n_train} training / {pos.n_test} held-out tokens, {pos.n_classes} tags; word alone "
+            f"{100 * pos.word_alone:.1f} %, majority tag {100 * pos.majority:.1f} %. Word sense: "
+            + (f"{sense.n_test} tokens, leave-one-out" if sense.split == "leave-one-out"
+               else f"{sense.n_train} / {sense.n_test} tokens")
+            + f", {sense.n_classes} senses; word alone {100 * sense.word_alone:.1f} %. "
+            f"Vectors {r.feature_seconds:.0f} s, probes {r.train_seconds:.0f} s (2 shared CPU cores, one thread).",
+            "",
+            "| layer | POS acc. | POS control | POS selectivity | sense acc. | sense control | sense selectivity |",
+            "|---|---|---|---|---|---|---|",
+        ]  # fmt: skip
+        for i, name in enumerate(r.layer_names):
+            cells = [
+                f"{100 * c.accuracy[i]:.1f} | {100 * c.control[i]:.1f} | {100 * c.selectivity[i]:+.1f}" for c in (pos, sense)
+            ]
+            out.append(f"| {name} | {cells[0]} | {cells[1]} |")
+        out.append("")
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="model/lang pairs, e.g. minilm/en")
     parser.add_argument("--out", type=Path, default=ROOT / "assets" / "probes" / "probes.json")
+    parser.add_argument("--layers", type=int, nargs="*", help="fit only these layers (a spot check; default: all)")
+    parser.add_argument("--markdown", action="store_true", help="print docs/probes.md's tables from the shipped curves")
     args = parser.parse_args()
+    if args.markdown:
+        from playground.probes import stored
+
+        print(markdown(stored().values()))
+        return
     from playground.probes.store import to_json
 
     results = []
-    for result in run(args.only):  # written after each pair, so a stopped run keeps what it finished
+    for result in run(
+        args.only, tuple(args.layers) if args.layers else None
+    ):  # written after each pair, so a stopped run keeps what it finished
         results.append(result)
         args.out.write_text(json.dumps(to_json(results), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

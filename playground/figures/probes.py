@@ -37,5 +37,5 @@ def probes(r, words: dict[str, str]) -> go.Figure:
     fig.update_yaxes(title="%", range=[0, 102], row=1, col=1)
     fig.update_yaxes(title=words["points"], zeroline=True, zerolinecolor="#888", row=2, col=1)
     fig.update_xaxes(title=words["layer"], row=2, col=1)
-    fig.update_layout(legend=dict(orientation="h", y=-0.18), barmode="group")
+    fig.update_layout(legend=dict(orientation="h", y=-0.18), barmode="group", margin=dict(t=90))  # title above subplot titles
     return fig

@@ -46,23 +46,28 @@ def _curve(lang: str, task: str, tokens: list[dict], features, seed: int) -> Tas
     )
 
 
-def compute(lm: LoadedModel, lang: str, seed: int = SEED) -> ProbeResult:
-    """Both probes of one model on one language's fixed data (the slow path; run_probes reads its stored output)."""
+def compute(lm: LoadedModel, lang: str, seed: int = SEED, layers: tuple[int, ...] | None = None) -> ProbeResult:
+    """Both probes of one model on one language's fixed data (the slow path; run_probes reads its stored output).
+
+    `layers`: fit only these layers (a test's spot check of the shipped numbers); None: every layer."""
     data = load_data(lang)
     start = time.perf_counter()
     vectors = {task: token_features(lm, tokens) for task, tokens in data.items() if task == "pos" or tokens is not data["pos"]}
     vectors.setdefault("sense", vectors["pos"])
+    all_names = layer_names(lm.spec.kind, len(vectors["pos"]))
+    chosen = tuple(range(len(all_names))) if layers is None else tuple(layers)
+    vectors = {task: v[list(chosen)] for task, v in vectors.items()}
     fitted = time.perf_counter()
     pos = _curve(lang, "pos", data["pos"], vectors["pos"], seed)
     sense = _curve(lang, "sense", data["sense"], vectors["sense"], seed)
     done = time.perf_counter()
-    names = layer_names(lm.spec.kind, len(pos.accuracy))
+    names = tuple(all_names[i] for i in chosen)
     return ProbeResult(
         model=lm.spec.key,
         model_id=lm.spec.hf_id,
         model_label=lm.spec.label,
         lang=lang,
-        layers=tuple(range(len(names))),
+        layers=chosen,
         layer_names=names,
         pos=pos,
         sense=sense,

@@ -1,7 +1,8 @@
 """The shipped probe curves (assets/probes/probes.json) are what scripts/probes.py computes from the bundled models
-on the fixed data: the ELMo pair is recomputed here (about a minute of probes); PLAYGROUND_PROBES_ALL=1 recomputes
-every pair (minutes: MiniLM and e5 fit ~50 probes each). And the curves say something: every probe beats its word-
-type majority on part of speech, selectivity is accuracy minus control, the readings are those of the curves."""
+on the fixed data: every pair is recomputed here at its top layer (vectors of every layer, the four probes of that
+one layer); PLAYGROUND_PROBES_ALL=1 recomputes every layer of every pair (tens of minutes on 2 shared cores). And
+the curves hold together: selectivity is accuracy minus control, some layer beats the majority tag, the readings are
+those of the curves."""
 
 from __future__ import annotations
 

@@ -228,3 +228,11 @@ def test_run_probes_reads_the_shipped_curves_and_refuses_what_is_not_there():
     ):
         with pytest.raises(ValueError):
             run_probes(bad, runtime)
+
+
+def test_the_docs_show_the_shipped_numbers():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from probes import markdown
+
+    page = (ROOT / "docs" / "probes.md").read_text(encoding="utf-8")
+    assert markdown(stored().values()) in page, "docs/probes.md is stale: python scripts/probes.py --markdown"
