@@ -90,11 +90,11 @@ def build_tab(ui: UIContext):
     loc.add(radio, label="insight.view", choices=lambda lang: [(t(f"insight.view.{v.key}", lang), v.key) for v in views.VIEWS])
     form.field("view", radio)
     with gr.Row():
-        with gr.Column(scale=3):
+        with gr.Column(scale=3) as sentence:  # the sentence and its examples: hidden for a view that reads neither
             box = gr.Textbox(
                 EXAMPLES[0][0], label=t("insight.text"), info=t("insight.text_info"), lines=2, elem_id="insight-text"
             )
-            text = form.output("opt_text", form.field("text", box, label="insight.text", info="insight.text_info"))
+            text = form.field("text", box, label="insight.text", info="insight.text_info")
             source = form.field("source", gr.Textbox(EXAMPLES[0][1], label=t("insight.source"), info=t("insight.source_info"),
                                                      lines=1, visible=False, elem_id="insight-source"),
                                 label="insight.source", info="insight.source_info")  # fmt: skip
@@ -127,6 +127,7 @@ def build_tab(ui: UIContext):
             for name, (component, labels) in option.items():
                 form.output(f"opt_{name}", form.field(name, component, **labels))
             form.output("opt_source", source)
+            form.output("opt_text", sentence)
             button = loc.add(gr.Button(t("insight.run"), variant="primary", elem_id="insight-run"), value="insight.run")
     unavailable_panel(kinds, loc)
     hint = result_hint(loc, "insight.hint")
