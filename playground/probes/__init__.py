@@ -49,7 +49,12 @@ def check_request(request: ProbeRequest, runtime: Any) -> tuple[str, str]:
 def run_probes(request: ProbeRequest, runtime: Any) -> ProbeResult:
     """The shipped probe curves of one model on one language (no model runs: scripts/probes.py made them)."""
     model, lang = check_request(request, runtime)
-    return stored()[model, lang]
+    shipped = stored()
+    if (model, lang) not in shipped:  # a checkout whose probes.json lacks the pair (scripts/probes.py --only ...)
+        raise InputError(
+            "probes_not_computed", "The {lang} probes of {model} have not been computed here.", model=model, lang=lang
+        )
+    return shipped[model, lang]
 
 
 __all__ = [

@@ -18,6 +18,10 @@ STRINGS = {
         "No probes are shipped for {model}; they are for: {models}.",
         "没有为 {model} 预先计算的探针；有探针的模型：{models}。",
     ),
+    "error.probes_not_computed": (
+        "The {lang} probes of {model} have not been computed here (python scripts/probes.py).",
+        "这里还没有计算 {model} 的 {lang} 探针（python scripts/probes.py）。",
+    ),
     "insight.probes.title": ("{model}: what a linear probe reads from each layer", "{model}：线性探针从每一层读出了什么"),
     "insight.probes.accuracy": ("Held-out accuracy (dashed: control task)", "留出集准确率（虚线：控制任务）"),
     "insight.probes.selectivity": ("Selectivity = accuracy − control", "选择性 = 准确率 − 控制任务准确率"),
