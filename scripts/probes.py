@@ -86,12 +86,15 @@ def main() -> None:
         return
     from playground.probes.store import to_json
 
-    results = []
-    for result in run(
-        args.only, tuple(args.layers) if args.layers else None
-    ):  # written after each pair, so a stopped run keeps what it finished
-        results.append(result)
-        args.out.write_text(json.dumps(to_json(results), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    # Pairs already in --out and not recomputed are kept, and the file is written after each pair: a stopped run
+    # keeps what it finished, and `--only e5-small/zh` adds one pair to the shipped file.
+    kept = json.loads(args.out.read_text(encoding="utf-8"))["results"] if args.out.exists() else []
+    results = {(r["model"], r["lang"]): r for r in kept}
+    order = pairs()
+    for result in run(args.only, tuple(args.layers) if args.layers else None):
+        results[result.model, result.lang] = to_json([result])["results"][0]
+        ordered = sorted(results.values(), key=lambda r: order.index((r["model"], r["lang"])))
+        args.out.write_text(json.dumps({"results": ordered}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 
 
