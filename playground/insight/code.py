@@ -115,8 +115,11 @@ _ATTRIBUTION = """
 {ig_comment}
 extra = {{k: v for k, v in enc.items() if k != "input_ids"}}
 x = model.get_input_embeddings()(enc["input_ids"])[0].detach()
-keep = torch.tensor([bool(s) or i == tokenizer.mask_token_id for s, i in zip(special, ids)])[:, None]
-baseline = torch.where(keep, x, torch.zeros_like(x))  # special tokens and the [MASK] keep their embedding
+# special tokens, the [MASK] and the first token (where a causal model's attention sinks) keep their embedding
+keep = torch.tensor([n == 0 or bool(s) or i == tokenizer.mask_token_id for n, (s, i) in enumerate(zip(special, ids))])[:, None]
+neutral = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.unk_token_id
+fill = torch.zeros_like(x) if neutral is None else model.get_input_embeddings()(torch.tensor([neutral])).detach().expand_as(x)
+baseline = torch.where(keep, x, fill)
 with torch.no_grad():
     out = model(**enc, output_attentions=True)
 answer = int(out.logits[0, position].argmax())
@@ -161,8 +164,8 @@ def attribution_code(request: AttributionRequest) -> Snippet:
     lines, _ = _start(request.model, "attribution beside attention", "归因与注意力并排", request.text, ("import numpy as np",))
     body = _ATTRIBUTION.format(
         ig_comment=comment(
-            "Integrated Gradients over the token embeddings, f = log p(answer); baseline: the words' embeddings set to 0",
-            "对词元嵌入做积分梯度，f = log p(答案)；基线：把词的嵌入置为 0",
+            "Integrated Gradients over the token embeddings, f = log p(answer); baseline: each word made the padding token",
+            "对词元嵌入做积分梯度，f = log p(答案)；基线：把每个词换成填充词元",
         ),
         rollout_comment=comment("one head's attention and the rollout (Abnar & Zuidema 2020)", "一个头的注意力与注意力展开"),
     )

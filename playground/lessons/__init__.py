@@ -77,6 +77,9 @@ def _v(needs: tuple[str, ...] | str, note: str = "", **params: Any) -> Variant:
     return Variant((needs,) if isinstance(needs, str) else tuple(needs), params, note)
 
 
+# Patching and attribution (the insight tab): B receives A's hidden state where they differ ("France" / "Italy").
+PATCH_B, PATCH_A = "The capital of France is [MASK].", "The capital of Italy is [MASK]."
+PATCH_GPT = ("The capital of France is", "The capital of Italy is")  # GPT continues the sentence: no blank
 # The block lesson's one sentence: a masked LM fills its blank, a causal LM continues it (the same words before).
 BLOCK_MASKED = "The animal didn't cross the street because it was too [MASK]."
 BLOCK_CAUSAL = "The animal didn't cross the street because it was too"
@@ -250,6 +253,19 @@ LESSONS: tuple[Lesson, ...] = (
                     ),  # fmt: skip
                 ),
             ),
+            TryIt(  # the same difference as an effect: a patched hidden state reaches the left only in BERT
+                "lessons.try.patching_bert",
+                "insight",
+                (_v("minilm-mlm", view="patching", model="minilm-mlm", text=PATCH_B, source=PATCH_A, patch_layer=1),),
+            ),
+            TryIt(
+                "lessons.try.patching_gpt",
+                "insight",
+                tuple(
+                    _v(model, view="patching", model=model, text=PATCH_GPT[0], source=PATCH_GPT[1], patch_layer=1)
+                    for model in ("gpt2", "smollm2-instruct")
+                ),  # fmt: skip
+            ),
             TryIt(  # the course's GPT step by step: 我 爱 -> the next character, from the left only
                 "lessons.try.next_zh",
                 "sampling",
@@ -346,7 +362,14 @@ LESSONS: tuple[Lesson, ...] = (
             )
             for view in ("step", "head", "positional")
         )
-        + (TryIt("lessons.try.block_whole", "forward", (_v("minilm-mlm", model="minilm-mlm", text=BLOCK_MASKED),)),),
+        + (
+            TryIt("lessons.try.block_whole", "forward", (_v("minilm-mlm", model="minilm-mlm", text=BLOCK_MASKED),)),
+            TryIt(  # attention is not explanation: what drove the prediction, beside where the heads looked
+                "lessons.try.attribution",
+                "insight",
+                (_v("minilm-mlm", view="attribution", model="minilm-mlm", text=PATCH_B, head_layer=-1, head=0, steps=32),),
+            ),
+        ),
     ),
     Lesson(
         "block",

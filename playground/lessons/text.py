@@ -410,6 +410,9 @@ STRINGS = {
     "lessons.try.block_bert": ("Try it: one pass through BERT", "动手试试：BERT 的一次前向计算"),
     "lessons.try.block_gpt": ("Try it: one pass through GPT", "动手试试：GPT 的一次前向计算"),
     "lessons.try.block_whole": ("Try it: the whole block", "动手试试：完整的块"),
+    "lessons.try.attribution": ("Try it: attribution beside attention", "动手试试：归因与注意力并排"),
+    "lessons.try.patching_bert": ("Try it: patch BERT (both sides change)", "动手试试：修补 BERT（两侧都变）"),
+    "lessons.try.patching_gpt": ("Try it: patch GPT (only the right changes)", "动手试试：修补 GPT（只有右边变）"),
     "lessons.note.block_bert": (
         "Runs the bundled MiniLM with an MLM head trained here (a 6-layer BERT-family encoder), not BERT base.",
         "运行的是自带的 MiniLM 加本项目训练的 MLM 头（6 层 BERT 系列编码器），不是 BERT base。",

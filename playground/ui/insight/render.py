@@ -89,7 +89,8 @@ def attribution_reading(r: Any, lang: str) -> str:
     delta = r.f_input - r.f_baseline
     warn = t("insight.attr.warn", lang) if r.completeness > 0.01 else ""
     total = t("insight.attr.sum", lang, total=f"{r.ig_sum:.4f}", f_x=f"{r.f_input:.4f}", f_b=f"{r.f_baseline:.4f}",
-              delta=f"{delta:.4f}", error=f"{r.completeness:.2%}", steps=r.steps, warn=warn)  # fmt: skip
+              delta=f"{delta:.4f}", error=f"{r.completeness:.2%}", steps=r.steps, warn=warn,
+              baseline=f"“{escape_md(r.baseline)}”" if r.baseline else t("insight.attr.zero", lang))  # fmt: skip
     return f"{first}\n\n{total}"
 
 

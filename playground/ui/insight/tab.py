@@ -40,11 +40,6 @@ def _view(f: Values) -> views.View:
     return views.BY_KEY.get(f["view"], views.VIEWS[0])  # a link's unknown view reads as the first
 
 
-def _options(view: views.View) -> dict[str, Any]:
-    shown = {f"opt_{name}": gr.update(visible=name in view.fields) for name in OPTIONS}
-    return shown | {name: gr.update(visible=view.reads_text) for name in ("opt_text", "opt_model")}
-
-
 def show(f: Values, progress=None) -> dict[str, Any]:
     """Run the chosen view and draw it."""
     view = _view(f)
@@ -60,22 +55,26 @@ def draw(f: Values, progress=None) -> dict[str, Any]:
     view = views.BY_KEY[key]
     layers = getattr(result, "layers", MAX_LAYER + 1)
     layers = layers if isinstance(layers, int) else len(layers)  # the probes give their layers' numbers
+    sizes = {"head_layer": layers - 1, "patch_layer": layers - 1, "head": getattr(result, "heads", MAX_LAYER + 1) - 1}
     return {
-        "info": provenance(result.model_id, result.device, f.lang),
+        # every result names its model and device; a row whose result does not (several models) shows none here
+        "info": provenance(result.model_id, result.device, f.lang) if hasattr(result, "model_id") else "",
         "reading": view.reading(result, f.lang),
         "plot": view.figure(result, f.lang),
         "detail": view.detail(result, f.lang),
         "last": (key, result),
-        "opt_head_layer": gr.update(maximum=layers - 1),
-        "opt_patch_layer": gr.update(maximum=layers - 1),
-        **({"opt_head": gr.update(maximum=result.heads - 1)} if hasattr(result, "heads") else {}),
-        **_options(view),
+        # the chosen view's options shown (the others hidden), the sliders fitted to this model's layers and heads
+        **{
+            f"opt_{name}": gr.update(visible=name in view.fields, **({"maximum": sizes[name]} if name in sizes else {}))
+            for name in OPTIONS
+        },
+        **{name: gr.update(visible=view.reads_text) for name in ("opt_text", "opt_model")},  # the probes read neither
     }
 
 
 def exports(f: Values, progress=None) -> list[str]:
     key, result = f.extra.get("last") or (None, None)
-    return [export_json(f"insight-{key}-{result.model}.json", jsonable(result))] if result is not None else []
+    return [export_json(f"insight-{key}.json", jsonable(result))] if result is not None else []
 
 
 def build_tab(ui: UIContext):

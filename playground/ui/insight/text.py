@@ -61,8 +61,7 @@ STRINGS = {
         "位置必须是 -1 或 0-{last}（两个句子都有这个位置）。",
     ),
     # layer by layer
-    "insight.lens.title": ("p(final answer) read from each layer; the point's label is that layer's top-1",
-                           "从每一层读出的 p(最终答案)；点上的标签是该层的第一预测"),
+    "insight.lens.title": ("p(answer) per layer; labels: each layer's top-1", "每层的 p(答案)；标签：该层第一预测"),
     "insight.lens.answer_p": ("p(final answer)", "p(最终答案)"),
     "insight.lens.top1_p": ("p(that layer's top-1)", "p(该层第一预测)"),
     "insight.lens.hover": ("layer %{x}: top-1 %{text} (p %{customdata[1]:.3f})<br>final answer: rank %{customdata[0]}, "
@@ -85,20 +84,19 @@ STRINGS = {
     "insight.where.next": ("the token after “{token}” (position {i})", "“{token}”之后的词元（位置 {i}）"),
     "insight.lens.table": ("| layer | top-1 | top-k | answer's rank | p(answer) |", "| 层 | 第一预测 | 前 k 名 | 答案名次 | p(答案) |"),
     # attribution
-    "insight.attr.title": ("Each row scaled to its largest |value|; the cells give the values",
-                           "每一行按其最大 |值| 缩放；格子里是数值"),
+    "insight.attr.title": ("Each row scaled to its largest |value|", "每行按其最大 |值| 缩放"),
     "insight.attr.ig": ("Integrated Gradients", "积分梯度"),
     "insight.attr.gxi": ("gradient × input", "梯度 × 输入"),
     "insight.attr.head": ("attention, head {layer}.{head}", "注意力，头 {layer}.{head}"),
     "insight.attr.rollout": ("attention rollout", "注意力展开（rollout）"),
     "insight.attr.reading": (
-        "For **{answer}** at {where} (p {p}): Integrated Gradients credits **{ig}** most; the attention rollout "
+        "For **{answer}** (p {p}) at {where}: Integrated Gradients credits **{ig}** most; the attention rollout "
         "puts most weight on **{roll}**, and head {layer}.{head} looks most at **{head_top}**. {verdict} "
         "Head {layer}.{head} gives {special} of its attention to tokens that carry no attribution (special tokens, "
-        "the [MASK]).",
-        "对 {where} 的 **{answer}**（p {p}）：积分梯度最看重 **{ig}**；注意力展开把最多权重放在 **{roll}** 上，"
+        "the [MASK], the first token).",
+        "对{where}的 **{answer}**（p {p}）：积分梯度最看重 **{ig}**；注意力展开把最多权重放在 **{roll}** 上，"
         "头 {layer}.{head} 最关注 **{head_top}**。{verdict}头 {layer}.{head} 把 {special} 的注意力给了不带归因的词元"
-        "（特殊词元、[MASK]）。",
+        "（特殊词元、[MASK]、第一个词元）。",
     ),
     "insight.attr.agree": ("Attribution and rollout agree on the top token.", "归因和注意力展开在第一名上一致。"),
     "insight.attr.disagree": ("**They disagree**: where attention goes is not what drove the prediction.",
@@ -107,20 +105,19 @@ STRINGS = {
                          "在 {n} 个词上，两者排序的斯皮尔曼 ρ = {rho}。"),
     "insight.attr.sum": (
         "Completeness: the IG attributions sum to **{total}**; f(sentence) − f(baseline) = {f_x} − ({f_b}) = "
-        "**{delta}** (f = log p(answer); baseline: every word's embedding set to 0), an error of **{error}** with "
+        "**{delta}** (f = log p(answer); baseline: every word replaced by {baseline}), an error of **{error}** with "
         "{steps} steps{warn}.",
         "完备性：积分梯度归因之和为 **{total}**；f(句子) − f(基线) = {f_x} − ({f_b}) = **{delta}**（f = log p(答案)；"
-        "基线：每个词的嵌入置为 0），误差 **{error}**，{steps} 步{warn}。",
+        "基线：每个词都换成 {baseline}），误差 **{error}**，{steps} 步{warn}。",
     ),
     "insight.attr.warn": (" — above 1 %: raise the steps", "——超过 1%：请增加步数"),
     "insight.attr.chips": ("Tokens coloured by Integrated Gradients (blue: for the answer, red: against)",
                            "按积分梯度着色的词元（蓝：支持答案，红：反对）"),
     "insight.attr.none": ("no word", "没有词"),
+    "insight.attr.zero": ("the zero vector", "零向量"),
     # knock-out
-    "insight.ko.before_after": ("top-k: every head (blue) and with the chosen heads silenced (red)",
-                                "前 k 名：全部头（蓝）与关掉所选头后（红）"),
-    "insight.ko.grid": ("each head alone silenced: change of p(answer) (× the heads you silenced)",
-                        "每次只关一个头：p(答案) 的变化（× 为你关掉的头）"),
+    "insight.ko.before_after": ("top-k: all heads (blue), chosen ones off (red)", "前 k 名：全部头（蓝），关掉后（红）"),
+    "insight.ko.grid": ("each head alone off: Δp(answer) (×: yours)", "每次只关一个头：Δp(答案)（×：你关的）"),
     "insight.ko.before": ("every head", "全部头"),
     "insight.ko.after": ("heads silenced", "关掉后"),
     "insight.ko.cell": ("layer %{y} · head %{x}<br>Δp(answer) %{z:+.4f}", "第 %{y} 层 · 头 %{x}<br>Δp(答案) %{z:+.4f}"),
@@ -144,9 +141,8 @@ STRINGS = {
     ),
     "insight.ko.table": ("| rank | head | Δp(answer) | top-1 without it |", "| 名次 | 头 | Δp(答案) | 关掉后的第一预测 |"),
     # patching
-    "insight.patch.title": ("How far each position's output moved (total variation); orange: the patched position",
-                            "每个位置的输出移动了多少（总变差）；橙色：被修补的位置"),
-    "insight.patch.change": ("output change (total variation)", "输出变化（总变差）"),
+    "insight.patch.title": ("Output change per position (orange: patched)", "每个位置的输出变化（橙色：被修补）"),
+    "insight.patch.change": ("total variation (log)", "总变差（对数）"),
     "insight.patch.hover": ("%{x}: %{y:.5f}<br>top-1 %{customdata[0]}<br>max |Δlogit| %{customdata[1]:.2e}",
                             "%{x}：%{y:.5f}<br>第一预测 %{customdata[0]}<br>最大 |Δlogit| %{customdata[1]:.2e}"),
     "insight.patch.reading": (

@@ -112,6 +112,8 @@ ALSO_VALID = {
     ("masking", "prefix_len"): {"none"},  # None: the objective's own prefix length
     ("mlm_lab_train", "seed"): {"none"},  # an emptied seed box means the default
     ("forward", "token"): {"negative"},  # -1: follow the first [MASK] (else the last token that is not special)
+    ("insight_attribution", "layer"): {"negative"},  # -1: the last layer's head
+    ("insight_patching", "position"): {"negative"},  # -1: the first position where the two sentences differ
 }
 # (endpoint, parameter) -> bad values refused in that field's own words: the lab's corpus size names its limit.
 OWN_WORDS = {("mlm_lab_train", "corpus"): {"too-long"}}

@@ -30,6 +30,10 @@ REQUESTS = {
     "elmo_oov": {"words": TEXT},
     "mlm_lab": {"use_sample": True, "corpus_file": 'my "corpus" {x}.txt'},
     "forward_block": {"model": "minilm", "text": TEXT, "layer": 2},
+    "insight_lens": {"model": "minilm-mlm", "text": TEXT, "top_k": 3},
+    "insight_attribution": {"model": "gpt2", "text": TEXT, "layer": 1, "head": 2, "steps": 8},
+    "insight_knockout": {"model": "smollm2-instruct", "text": TEXT, "heads": "1.2, 3"},
+    "insight_patching": {"model": "minilm-mlm", "text": TEXT, "source": 'A "x" {y}', "layer": 1},
 }
 
 

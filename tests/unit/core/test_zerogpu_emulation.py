@@ -22,6 +22,7 @@ from playground.polysemy import PolysemyRequest, run_polysemy
 from playground.errors import InputError
 from playground.fill_mask import FillMaskRequest, run_fill_mask
 from playground.forward import ForwardRequest, run_forward
+from playground import insight
 from playground.inside import embeddings_input as emb
 from playground.inside import nsp
 from playground.masking import MaskingRequest, run_masking
@@ -107,12 +108,32 @@ def scenarios(tiny_mlm, tiny_llama, tiny_encoder, tiny_glove, tiny_clm):
             "forward",
             lambda: _without_clock(run_forward(ForwardRequest("gpt2", "the cat sat"), Runtime(load=lambda key: tiny_clm))),
         ),
+        (
+            "attribution",
+            lambda: _without_clock(
+                insight.run_attribution(
+                    insight.AttributionRequest("gpt2", "the cat sat", steps=4), Runtime(load=lambda key: tiny_clm)
+                )
+            ),
+        ),
+        (
+            "knock-out",
+            lambda: insight.run_knockout(
+                insight.KnockoutRequest("minilm-mlm", "the [MASK] sat", "0"), Runtime(load=lambda key: tiny_mlm)
+            ),
+        ),
+        (
+            "patching",
+            lambda: insight.run_patching(
+                insight.PatchRequest("smollm2-instruct", "the cat sat", "the dog sat"), Runtime(load=lambda key: tiny_llama)
+            ),
+        ),
     ]
 
 
 def _without_clock(result) -> dict:
     """The whole-Transformer result without its pass's wall-clock time (the one field a second run changes)."""
-    return {k: v for k, v in jsonable(result).items() if k != "seconds"}
+    return {k: v for k, v in jsonable(result).items() if not k.endswith("seconds")}
 
 
 def close(a, b) -> bool:
