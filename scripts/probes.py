@@ -3,6 +3,7 @@
     python scripts/probe_data.py    # the fixed data (once; committed): assets/probes/data-en.json, data-zh.json
     python scripts/probes.py        # the curves: ~10 min on 2 CPU cores (bench/RESULTS.md), nice -n 19 on a shared box
     python scripts/probes.py --only minilm/en --out /tmp/x.json    # one pair (the integration test does this)
+    python scripts/probes.py --merge /tmp/x.json                   # add finished pairs to the shipped file
 
 Deterministic: fixed data and split (scripts/probe_data.py), a fixed control-task seed (playground.probes.SEED),
 one CPU thread; the same machine gives the same numbers, a different BLAS may move the last digits.
@@ -77,6 +78,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="model/lang pairs, e.g. minilm/en")
     parser.add_argument("--out", type=Path, default=ROOT / "assets" / "probes" / "probes.json")
     parser.add_argument("--layers", type=int, nargs="*", help="fit only these layers (a spot check; default: all)")
+    parser.add_argument("--merge", type=Path, nargs="*", help="add these result files' pairs to --out (no computing)")
     parser.add_argument("--markdown", action="store_true", help="print docs/probes.md's tables from the shipped curves")
     args = parser.parse_args()
     if args.markdown:
@@ -91,6 +93,13 @@ def main() -> None:
     kept = json.loads(args.out.read_text(encoding="utf-8"))["results"] if args.out.exists() else []
     results = {(r["model"], r["lang"]): r for r in kept}
     order = pairs()
+    if args.merge is not None:  # e.g. two pairs computed in parallel into their own files
+        for path in args.merge:
+            results |= {(r["model"], r["lang"]): r for r in json.loads(path.read_text(encoding="utf-8"))["results"]}
+        ordered = sorted(results.values(), key=lambda r: order.index((r["model"], r["lang"])))
+        args.out.write_text(json.dumps({"results": ordered}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}: {[(r['model'], r['lang']) for r in ordered]}")
+        return
     for result in run(args.only, tuple(args.layers) if args.layers else None):
         results[result.model, result.lang] = to_json([result])["results"][0]
         ordered = sorted(results.values(), key=lambda r: order.index((r["model"], r["lang"])))

@@ -34,6 +34,7 @@ REQUESTS = {
     "insight_attribution": {"model": "gpt2", "text": TEXT, "layer": 1, "head": 2, "steps": 8},
     "insight_knockout": {"model": "smollm2-instruct", "text": TEXT, "heads": "1.2, 3"},
     "insight_patching": {"model": "minilm-mlm", "text": TEXT, "source": 'A "x" {y}', "layer": 1},
+    "insight_probes": {"model": "e5-small", "data": "zh"},  # fixed data: no user text to keep a string
 }
 
 
