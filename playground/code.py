@@ -20,6 +20,7 @@ from playground.inside import code as inside_code
 from playground.masking import code as masking_code
 from playground.mlm_lab import code as mlm_lab_code
 from playground.polysemy import code as polysemy_code
+from playground.probes import code as probes_code
 from playground.sampling import code as sampling_code
 from playground.snippets import Snippet, anywhere
 from playground.t5 import code as t5_code
@@ -47,6 +48,7 @@ def views() -> dict[str, View]:
         forward_code,
         insight_code,
         t5_code,
+        probes_code,
     ):
         table.update(module.VIEWS)
     return table

@@ -48,6 +48,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "/insight_knockout": {"text": "The capital of France is [MASK].", "model": "minilm-mlm", "heads": "3.0, 5"},
     "/insight_patching": {"text": "我爱北京天安", "model": "gpt-zh", "source": "我爱上海天安", "layer": 1},
     "/text_to_text": {"text": "translate Chinese to English: 我喜欢吃米饭。", "model": "t5-classroom", "max_new_tokens": 8},
+    "/insight_probes": {"model": "elmo-small", "data": "en"},
     "/inside_embeddings": {"text_a": "The cat sat.", "text_b": "It was tired."},
     "/inside_params": {"base": "bert-base", "embedding_size": 128, "share_layers": True},
     "/inside_nsp": {"text": "The cat sat on the mat. It was tired. Then it slept. The sun went down.", "seed": 0},

@@ -201,6 +201,13 @@ LESSONS: tuple[Lesson, ...] = (
                 ),
                 missing="lessons.missing.elmo",
             ),
+            # "lower layers syntax, higher layers meaning", tested: probes per layer with control tasks
+            TryIt(
+                "lessons.try.elmo_probes",
+                "insight",
+                (_v("elmo-small", "lessons.note.elmo_probes", view="probes", probe_model="elmo-small", probe_lang="en"),),
+                missing="lessons.missing.elmo",
+            ),
         ),
     ),
     Lesson(

@@ -30,6 +30,12 @@ STRINGS = {
     "lessons.try.polysemy": ("Try it: bank in context", "动手试试：上下文中的 bank"),
     "lessons.try.elmo": ("Try it: ELMo on bank", "动手试试：ELMo 看 bank"),
     "lessons.try.elmo_mix": ("Try it: mix ELMo's layers", "动手试试：混合 ELMo 的各层"),
+    "lessons.try.elmo_probes": ("Test it: probes per layer (syntax vs semantics)", "检验一下：逐层探针（句法与语义）"),
+    "lessons.note.elmo_probes": (
+        "Linear probes for part of speech and word sense on every layer of the small ELMo trained here, each beside "
+        'a control task; the page says whether they show "syntax low, semantics high".',
+        "在本项目训练的小 ELMo 的每一层上训练词性和词义的线性探针，各配一个控制任务；页面会说明它们是否显示出“低层句法、高层语义”。",
+    ),
     "lessons.note.elmo_small": (
         "Runs the small ELMo trained here (a classroom model: WordNet glosses, 2.4M parameters), not AllenNLP's.",
         "运行的是本项目训练的小型 ELMo（课堂模型：WordNet 释义，240 万参数），不是 AllenNLP 的原版。",
@@ -201,10 +207,11 @@ STRINGS = {
         "ELMo reads **characters** through a CNN, so it has a vector for any word, even one it never saw. "
         "Two LSTM language models read the sentence, one left-to-right and one right-to-left (the **biLM**).\n\n"
         "A downstream task does not take just the top layer: it learns a **softmax-weighted mix** of all layers, "
-        "scaled by γ. Lower layers carry more syntax, higher ones more meaning.",
+        "scaled by γ. The ELMo paper found lower layers carry more syntax, higher ones more meaning: the probes test "
+        "that claim on the models here.",
         "ELMo 通过 CNN 读取**字符**，所以任何词都有向量，哪怕从没见过。"
         "两个 LSTM 语言模型阅读句子，一个从左到右，一个从右到左（即**双向语言模型 biLM**）。\n\n"
-        "下游任务不只取最顶层：它学习所有层的 **softmax 加权混合**，再乘以 γ。低层更多语法信息，高层更多语义信息。",
+        "下游任务不只取最顶层：它学习所有层的 **softmax 加权混合**，再乘以 γ。ELMo 论文发现低层更多语法信息、高层更多语义信息：探针在这里的模型上检验这一说法。",
     ),
     "lessons.elmo.notice": (
         "The vector of a word depends on its neighbours, and different layers separate the senses differently.",

@@ -12,6 +12,7 @@ from playground.insight import (
     run_lens,
     run_patching,
 )
+from playground.probes import ProbeRequest, run_probes
 from playground.serialize import jsonable
 from playground.ui.common.widgets import for_request, friendly_errors
 
@@ -87,3 +88,17 @@ def insight_patching_api(
     """
     with friendly_errors(lang):
         return jsonable(run_patching(PatchRequest(model, text, source, layer, position), for_request(lang)))
+
+
+def insight_probes_api(model: str = "elmo-small", data: str = "en", lang: str = "en") -> dict:
+    """Probes per layer: held-out accuracy of linear probes for part of speech and word sense on the same tokens, each
+    beside its control task (Hewitt & Liang 2019), selectivity = accuracy - control, and readings computed from the
+    curves ("syntax low, semantics high"?, the ELMo papers' layers). Precomputed on fixed data (docs/probes.md).
+
+    Args:
+        model: "elmo-small", "minilm" or "e5-small" (Chinese data: "e5-small" only, the one of them trained on Chinese).
+        data: "en" (WordNet 3.0's example sentences) or "zh" (HSK sentences tagged by jieba; the polysemy presets).
+        lang: "en" or "zh", the language of messages.
+    """
+    with friendly_errors(lang):
+        return jsonable(run_probes(ProbeRequest(model, data), for_request(lang)))

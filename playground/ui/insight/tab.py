@@ -9,6 +9,8 @@ import gradio as gr
 
 from playground.insight.attribution import MAX_STEPS
 from playground.insight.knockout import MAX_TOP_K
+from playground.probes import LANGS, PROBED
+from playground.registry import get_spec
 from playground.serialize import jsonable
 from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
@@ -22,6 +24,7 @@ from playground.ui.insight.api import (
     insight_knockout_api,
     insight_lens_api,
     insight_patching_api,
+    insight_probes_api,
 )
 
 EXAMPLES = [
@@ -29,7 +32,7 @@ EXAMPLES = [
     ["我爱自然[MASK]处理。", "我爱中国[MASK]处理。"],
     ["The keys to the cabinet", "The key to the cabinets"],
 ]
-OPTIONS = ("top_k", "head_layer", "head", "steps", "heads", "source", "patch_layer", "position")
+OPTIONS = ("top_k", "head_layer", "head", "steps", "heads", "source", "patch_layer", "position", "probe_model", "probe_lang")
 MAX_LAYER = 63
 
 
@@ -51,6 +54,7 @@ def draw(f: Values, progress=None) -> dict[str, Any]:
     key, result = f.extra["last"]
     view = views.BY_KEY[key]
     layers = getattr(result, "layers", MAX_LAYER + 1)
+    layers = layers if isinstance(layers, int) else len(layers)  # the probes give their layers' numbers
     sizes = {"head_layer": layers - 1, "patch_layer": layers - 1, "head": getattr(result, "heads", MAX_LAYER + 1) - 1}
     return {
         # every result names its model and device; a row whose result does not (several models) shows none here
@@ -64,6 +68,7 @@ def draw(f: Values, progress=None) -> dict[str, Any]:
             f"opt_{name}": gr.update(visible=name in view.fields, **({"maximum": sizes[name]} if name in sizes else {}))
             for name in OPTIONS
         },
+        **{name: gr.update(visible=view.reads_text) for name in ("opt_text", "opt_model")},  # the probes read neither
     }
 
 
@@ -84,7 +89,7 @@ def build_tab(ui: UIContext):
     loc.add(radio, label="insight.view", choices=lambda lang: [(t(f"insight.view.{v.key}", lang), v.key) for v in views.VIEWS])
     form.field("view", radio)
     with gr.Row():
-        with gr.Column(scale=3):
+        with gr.Column(scale=3) as sentence:  # the sentence and its examples: hidden for a view that reads neither
             box = gr.Textbox(
                 EXAMPLES[0][0], label=t("insight.text"), info=t("insight.text_info"), lines=2, elem_id="insight-text"
             )
@@ -95,7 +100,7 @@ def build_tab(ui: UIContext):
             gr.Examples(EXAMPLES, [text, source], label=t("common.examples"), api_visibility="private")
         with gr.Column(scale=2):
             menu = gr.Dropdown(models, value=default, label=t("insight.model"))
-            form.field("model", model_menu(ui, menu, kinds, default, label="insight.model"))
+            form.output("opt_model", form.field("model", model_menu(ui, menu, kinds, default, label="insight.model")))
             option = {
                 "top_k": (gr.Slider(1, MAX_TOP_K, value=5, step=1, label=t("insight.top_k")), dict(label="insight.top_k")),
                 "head_layer": (gr.Slider(-1, MAX_LAYER, value=-1, step=1, label=t("insight.head_layer"), visible=False),
@@ -110,10 +115,18 @@ def build_tab(ui: UIContext):
                                 dict(label="insight.patch_layer")),
                 "position": (gr.Slider(-1, 127, value=-1, step=1, label=t("insight.position"), visible=False),
                              dict(label="insight.position")),
+                "probe_model": (gr.Dropdown([(get_spec(k).label, k) for k in PROBED], value=PROBED[0], visible=False,
+                                            label=t("insight.probe_model"), elem_id="insight-probe-model"),
+                                dict(label="insight.probe_model")),
+                "probe_lang": (gr.Radio([(t(f"insight.probe_lang.{x}"), x) for x in LANGS], value="en", visible=False,
+                                        label=t("insight.probe_lang"), elem_id="insight-probe-lang"),
+                               dict(label="insight.probe_lang",
+                                    choices=lambda lang: [(t(f"insight.probe_lang.{x}", lang), x) for x in LANGS])),
             }  # fmt: skip
             for name, (component, labels) in option.items():
                 form.output(f"opt_{name}", form.field(name, component, **labels))
             form.output("opt_source", source)
+            form.output("opt_text", sentence)
             button = loc.add(gr.Button(t("insight.run"), variant="primary", elem_id="insight-run"), value="insight.run")
     unavailable_panel(kinds, loc)
     hint = result_hint(loc, "insight.hint")
@@ -132,4 +145,5 @@ def build_tab(ui: UIContext):
     gr.api(insight_attribution_api, api_name="insight_attribution")
     gr.api(insight_knockout_api, api_name="insight_knockout")
     gr.api(insight_patching_api, api_name="insight_patching")
+    gr.api(insight_probes_api, api_name="insight_probes")
     return form.share()

@@ -9,12 +9,13 @@ STRINGS = {
         "it (Integrated Gradients, gradient × input) next to where a head looked — attention is not explanation. "
         "**Knock out heads** silences heads with forward hooks and shows which ones matter. **Patching** copies one "
         "position's hidden state from a second sentence and shows which outputs change: in GPT only to the right, "
-        "in BERT everywhere.",
+        "in BERT everywhere. **Probes** test a claim of the course, \"low layers syntax, high layers meaning\": "
+        "per layer, linear probes for part of speech and word sense, each beside a control task.",
         "把一次预测拆开来看：掩码语言模型的空位（[MASK]），或因果语言模型句子之后的下一个词元。**逐层读出**：把模型自己的"
         "输出头接在每一层上（logit lens），看哪一层最先预测出答案。**归因与注意力并排**：哪些输入词元推动了预测"
         "（积分梯度、梯度 × 输入），旁边是某个注意力头看向哪里——注意力不等于解释。**关掉注意力头**：用前向钩子让头"
         "静音，看哪些头重要。**激活修补**：把第二个句子某个位置的隐藏状态复制过来，看哪些输出改变：GPT 只改变右边，"
-        "BERT 处处改变。",
+        "BERT 处处改变。**探针**检验课程的一个说法“低层句法、高层语义”：在每一层上训练词性和词义的线性探针，各配一个控制任务。",
     ),
     "insight.hint": ("Choose a view and press **Run**.", "选择一个视图，然后按 **运行**。"),
     "insight.view": ("View", "视图"),

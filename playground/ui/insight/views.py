@@ -22,8 +22,9 @@ from playground.insight import (
     run_lens,
     run_patching,
 )
+from playground.probes import ProbeRequest, run_probes
 from playground.runtime import Runtime
-from playground.ui.insight import render
+from playground.ui.insight import probes_view, render
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class View:
     fields: tuple[str, ...] = ()  # the option fields it reads
     code: Callable[[Any], tuple[str, dict] | None] = lambda f: None
     kinds: tuple[str, ...] = KINDS  # the model kinds its menu offers
+    reads_text: bool = True  # whether it reads the sentence and the model menu (the probes read neither: fixed data)
 
 
 VIEWS: tuple[View, ...] = (
@@ -68,6 +70,15 @@ VIEWS: tuple[View, ...] = (
         fields=("source", "patch_layer", "position"),
         code=lambda f: ("insight_patching", {"model": f["model"], "text": f["text"], "source": f["source"],
                                              "layer": f["patch_layer"], "position": f["position"]}),
+    ),
+    View(
+        "probes",
+        lambda f, rt: run_probes(ProbeRequest(f["probe_model"], f["probe_lang"]), rt),
+        probes_view.figure, probes_view.reading, probes_view.detail,
+        fields=("probe_model", "probe_lang"),
+        code=lambda f: ("insight_probes", {"model": f["probe_model"], "data": f["probe_lang"]}),
+        kinds=(),
+        reads_text=False,
     ),
 )  # fmt: skip
 

@@ -35,6 +35,7 @@ REQUESTS = {
     "insight_knockout": {"model": "smollm2-instruct", "text": TEXT, "heads": "1.2, 3"},
     "insight_patching": {"model": "minilm-mlm", "text": TEXT, "source": 'A "x" {y}', "layer": 1},
     "text_to_text": {"model": "t5-small", "text": TEXT, "temperature": 0.7, "top_k": 5, "seed": 2},
+    "insight_probes": {"model": "e5-small", "data": "zh"},  # fixed data: no user text to keep a string
 }
 
 

@@ -124,13 +124,16 @@ def test_no_variant_says_why():
 
 def test_elmo_and_mlm_lab_say_they_are_coming_until_they_exist():
     links = {lesson.key: lesson for lesson in LESSONS}
-    mix, words = links["elmo"].tries
+    mix, words, probes = links["elmo"].tries
     assert resolve(mix, {"minilm", "glove"}, {"polysemy"}, {"minilm", "glove"}).note == "lessons.missing.elmo"
     elmo = resolve(words, {"minilm", "glove"}, {"polysemy"}, {"minilm", "glove"})
     assert elmo.query == "" and elmo.note == "lessons.missing.elmo"
     elmo = resolve(words, {"elmo-small", "glove"}, {"polysemy"}, {"elmo-small", "glove"})
     assert parse_qs(elmo.query)["models"] == ['["elmo-small", "glove"]']
     assert parse_qs(resolve(mix, {"elmo-small"}, {"elmo"}, {"elmo-small"}).query)["s2"] == ["2.0"]
+    # the lesson's claim "syntax low, semantics high" links to the probes that test it (the Look-inside tab's view)
+    probed = parse_qs(resolve(probes, {"elmo-small"}, {"insight"}, {"elmo-small"}).query)
+    assert probed["view"] == ["probes"] and probed["probe_model"] == ["elmo-small"] and probed["probe_lang"] == ["en"]
     lab = links["ex5"].tries[0]
     assert resolve(lab, set(), {"fill_mask"}, set()).note == "lessons.missing.mlm_lab"
     assert resolve(lab, set(), {"mlm_lab"}, set()).query == "tab=mlm_lab"
