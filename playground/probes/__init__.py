@@ -37,13 +37,15 @@ def check_request(request: ProbeRequest, runtime: Any) -> tuple[str, str]:
     model = spec.key
     if not spec.speaks(lang):
         raise InputError(
-            "probes_language",
-            "{model} was not trained on {lang} text; the {lang} probes run on: {models}.",
+            LANGUAGE_ERRORS[lang],
+            "{model} was not trained on %s text; those probes run on: {models}." % {"en": "English", "zh": "Chinese"}[lang],
             model=spec.label,
-            lang={"en": "English", "zh": "Chinese"}[lang],
             models=", ".join(k for k in PROBED if runtime.spec(k).speaks(lang)),
         )
     return model, lang
+
+
+LANGUAGE_ERRORS = {"en": "probes_not_english", "zh": "probes_not_chinese"}  # one code per data language: each says it
 
 
 def run_probes(request: ProbeRequest, runtime: Any) -> ProbeResult:

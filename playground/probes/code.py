@@ -6,7 +6,9 @@ from __future__ import annotations
 from playground.probes.compute import SEED
 from playground.probes.features import BATCH, ELMO_WORD
 from playground.probes.probe import C, MAX_ITER
+from playground.probes import check_request
 from playground.probes.results import ProbeRequest
+from playground.registry import get_spec
 from playground.runtime import Runtime
 from playground.snippets import Snippet, comment, header, join, load_model, py
 
@@ -117,8 +119,6 @@ for task, tokens in tasks.items():
 
 def request_of(params: dict) -> ProbeRequest:
     """/insight_probes' parameters (model, data), defaults filled in and checked as the endpoint checks them."""
-    from playground.probes import check_request
-
     unknown = set(params) - {"model", "data"}
     if unknown:
         raise TypeError(f"unexpected parameter {sorted(unknown)[0]!r}")
@@ -128,8 +128,6 @@ def request_of(params: dict) -> ProbeRequest:
 
 
 def probes_code(request: ProbeRequest) -> Snippet:
-    from playground.registry import get_spec
-
     spec = get_spec(request.model)
     imports = ["import json", "import re", "import warnings", "from collections import Counter, defaultdict", "",
                "import numpy as np", "import torch", "from sklearn.exceptions import ConvergenceWarning",

@@ -24,7 +24,7 @@ def _texts(tokens: Sequence[dict]) -> list[str]:
 
 
 def _transformer(lm: LoadedModel, tokens: Sequence[dict]) -> np.ndarray:
-    import torch
+    import torch  # deferred: the shipped curves are read without torch; only a rerun needs it
 
     tok = lm.tokenizer
     texts = _texts(tokens)
@@ -52,7 +52,7 @@ def _transformer(lm: LoadedModel, tokens: Sequence[dict]) -> np.ndarray:
 
 
 def _elmo(lm: LoadedModel, tokens: Sequence[dict]) -> np.ndarray:
-    from playground.elmo import embed
+    from playground.elmo import embed  # deferred: ELMo's modules bring torch, needed only by a rerun
 
     texts = _texts(tokens)
     spans = {text: [(m.start(), m.end(), m.group()) for m in ELMO_WORD.finditer(text)] for text in texts}

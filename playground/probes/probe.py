@@ -6,6 +6,8 @@ no library offers them).
 
 from __future__ import annotations
 
+import warnings
+
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
@@ -68,6 +70,7 @@ def majority(train_labels: Sequence[str], test_labels: Sequence[str]) -> float:
 
 
 def _probe(seed: int):
+    # deferred: scikit-learn takes ~1 s to import, and the page reads the shipped curves without it
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -79,9 +82,7 @@ def accuracy(x_train: np.ndarray, y_train: Sequence[str], x_test: np.ndarray, y_
     """Held-out accuracy of one linear probe trained on (x_train, y_train). One class only: it always answers it."""
     if len(set(y_train)) < 2:
         return float(np.mean([y == y_train[0] for y in y_test]))
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.exceptions import ConvergenceWarning  # deferred, as in _probe
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # the probe's budget is fixed; its accuracy is what counts

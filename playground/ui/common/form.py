@@ -65,6 +65,11 @@ class Values(Mapping[str, Any]):
         return {name: self.fields[name] for name, f in form.fields.items() if f.code}
 
 
+class Partial(dict):
+    """A handler's answer that changes only its named outputs: nothing ran (a control before any session or result),
+    so the hint, the hidden areas, the "shown" flag and the Code panel stay as they are."""
+
+
 @dataclass(frozen=True)
 class Place:
     """Where one action's result shows when a tab has several (ELMo's views): the hint it hides, the areas it shows,
@@ -140,11 +145,14 @@ class Form:
         fields = (f.component for f in self.fields.values())
         return {*fields, *self.states.values(), self.ui.lang, self.shown, *token_of(self.ui)}
 
-    def read(self, v: Mapping[Any, Any]) -> Values:
+    def read(self, v: Mapping[Any, Any], request: Any = None) -> Values:
+        """The event's values by name; `request` (the client's gr.Request: its address, the page's URL) in
+        `extra["request"]` when the event has one (a link run and a language switch have none)."""
         token = next((v.get(c) for c in token_of(self.ui)), None)
         fields = {name: v.get(f.component) for name, f in self.fields.items()}
         kept = {name: v.get(state) for name, state in self.states.items()}
-        return Values(fields, normalize_lang(v.get(self.ui.lang)), token, kept)
+        extra = kept | ({"request": request} if request is not None else {})
+        return Values(fields, normalize_lang(v.get(self.ui.lang)), token, extra)
 
     def all_outputs(self) -> list[Any]:
         shown = []
@@ -158,6 +166,8 @@ class Form:
         by default the tab's own)."""
         place = place or self._default()
         out = {self.outputs[name]: update for name, update in named.items()}
+        if isinstance(named, Partial):  # nothing ran: the hint, the areas and the "shown" flag stay as they are
+            return out
         if place.hint is not None:
             out[place.hint] = gr.update(visible=False)
         out |= {area: gr.update(visible=True) for area in place.areas}
@@ -176,19 +186,19 @@ class Form:
         open as it starts, the Code panel), the later ones its own outputs only."""
         if inspect.isgeneratorfunction(handler):
 
-            def streamed(v: dict[Any, Any], progress=gr.Progress()):
-                values = self.read(v)
+            def streamed(v: dict[Any, Any], request: gr.Request = None, progress=gr.Progress()):
+                values = self.read(v, request)
                 for n, named in enumerate(handler(values, progress)):
                     yield self.answer(named, values, place) if n == 0 else {self.outputs[k]: u for k, u in named.items()}
 
             return streamed
 
-        def event(v: dict[Any, Any], progress=gr.Progress()) -> dict[Any, Any]:
-            values = self.read(v)
+        def event(v: dict[Any, Any], request: gr.Request = None, progress=gr.Progress()) -> dict[Any, Any]:
+            values = self.read(v, request)
             return self.answer(handler(values, progress), values, place)
 
-        def selected(v: dict[Any, Any], evt: gr.SelectData, progress=gr.Progress()) -> dict[Any, Any]:
-            values = self.read(v)
+        def selected(v: dict[Any, Any], evt: gr.SelectData, request: gr.Request = None, progress=gr.Progress()):
+            values = self.read(v, request)
             values = replace(values, extra={**values.extra, "select": evt})
             return self.answer(handler(values, progress), values, place)
 

@@ -30,8 +30,16 @@ def figure(result: ProbeResult, lang: str) -> go.Figure:
     return figures.probes(result, words)
 
 
+def _layer(name: str, lang: str) -> str:
+    """A layer as a sentence names it: "layer 3" / "第 3 层" for a numbered one, "the embeddings" / "嵌入层" else."""
+    if name.isdigit():
+        return t("insight.probes.layer_n", lang, n=name)
+    named = {"embeddings": "嵌入层", "char CNN": "字符 CNN 层"}.get(name, name) if lang == "zh" else name
+    return t("insight.probes.layer_named", lang, n=escape_md(named))
+
+
 def _line(code: str, p: dict[str, Any], result: ProbeResult, lang: str) -> str:
-    name = lambda i: escape_md(result.layer_names[i])  # noqa: E731
+    name = lambda i: _layer(result.layer_names[i], lang)  # noqa: E731
     if code == "peak":
         return t("insight.probes.peak", lang, task=t(f"insight.probes.{p['task']}", lang).capitalize(), name=name(p["layer"]),
                  acc=_pct(p["accuracy"]), first=name(p["first"]), selective=name(p["selective"]),

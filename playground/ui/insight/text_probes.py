@@ -10,9 +10,13 @@ STRINGS = {
         "| layer | POS accuracy % | POS control % | POS selectivity | sense accuracy % | sense control % | sense selectivity |",
         "| 层 | 词性准确率 % | 词性控制 % | 词性选择性 | 词义准确率 % | 词义控制 % | 词义选择性 |",
     ),
-    "error.probes_language": (
-        "{model} was not trained on {lang} text; the {lang} probes run on: {models}.",
-        "{model} 没有在这种语言的文本上训练过；这组探针数据只在这些模型上运行：{models}。",
+    "error.probes_not_english": (
+        "{model} was not trained on English text; the English probes run on: {models}.",
+        "{model} 没有在英文文本上训练过；英文探针只在这些模型上运行：{models}。",
+    ),
+    "error.probes_not_chinese": (
+        "{model} was not trained on Chinese text; the Chinese probes run on: {models}.",
+        "{model} 没有在中文文本上训练过；中文探针只在这些模型上运行：{models}。",
     ),
     "error.probes_not_shipped": (
         "No probes are shipped for {model}; they are for: {models}.",
@@ -51,31 +55,31 @@ STRINGS = {
         "HSK sentences tagged by jieba (part of speech) and the 苹果 / 打 / 花 polysemy presets (sense)",
         "HSK 句子经 jieba 标注词性；词义来自 苹果 / 打 / 花 三个多义词预设",
     ),
+    "insight.probes.layer_n": ("layer {n}", "第 {n} 层"),
+    "insight.probes.layer_named": ("the {n}", "{n}"),
     "insight.probes.peak": (
-        "**{task}**: best at layer {name} ({acc} %); within noise of that from layer {first} on. Most selective: "
-        "layer {selective} ({selectivity} points above its control task).",
-        "**{task}**：第 {name} 层最好（{acc}%）；从第 {first} 层起已在误差范围内达到该水平。选择性最高：第 {selective} 层"
+        "**{task}**: best at {name} ({acc} %); within noise of that from {first} on. Most selective: "
+        "{selective} ({selectivity} points above its control task).",
+        "**{task}**：{name}最好（{acc}%）；从{first}起已在误差范围内达到该水平。选择性最高：{selective}"
         "（比控制任务高 {selectivity} 个百分点）。",
     ),
     "insight.probes.order.holds": (
-        "**Syntax low, semantics high: holds here.** Part of speech reaches its best at layer {pos}, word sense only "
-        "at layer {sense}.",
-        "**“低层句法、高层语义”：在这里成立。** 词性在第 {pos} 层就达到最好水平，词义要到第 {sense} 层。",
+        "**Syntax low, semantics high: holds here.** Part of speech reaches its best at {pos}, word sense only at {sense}.",
+        "**“低层句法、高层语义”：在这里成立。** 词性在{pos}就达到最好水平，词义要到{sense}。",
     ),
     "insight.probes.order.reversed": (
-        "**Syntax low, semantics high: not here.** Word sense reaches its best at layer {sense}, before part of "
-        "speech (layer {pos}).",
-        "**“低层句法、高层语义”：在这里不成立。** 词义在第 {sense} 层就达到最好水平，早于词性（第 {pos} 层）。",
+        "**Syntax low, semantics high: not here.** Word sense reaches its best at {sense}, before part of speech ({pos}).",
+        "**“低层句法、高层语义”：在这里不成立。** 词义在{sense}就达到最好水平，早于词性（{pos}）。",
     ),
     "insight.probes.order.same": (
-        "**Syntax low, semantics high: cannot be told here.** Both reach their best at layer {pos}, within the noise "
+        "**Syntax low, semantics high: cannot be told here.** Both reach their best at {pos}, within the noise "
         "of this many tokens.",
-        "**“低层句法、高层语义”：这里分辨不出。** 在这么多词元的误差范围内，两者都在第 {pos} 层达到最好水平。",
+        "**“低层句法、高层语义”：这里分辨不出。** 在这么多词元的误差范围内，两者都在{pos}达到最好水平。",
     ),
     "insight.probes.context.yes": (
-        "Context carries the sense: at layer {name} the sense probe gets {acc} %, {gain} points above guessing from "
+        "Context carries the sense: at {name} the sense probe gets {acc} %, {gain} points above guessing from "
         "the word alone ({alone} %).",
-        "上下文带来了词义：第 {name} 层的词义探针达到 {acc}%，比只看词本身猜（{alone}%）高 {gain} 个百分点。",
+        "上下文带来了词义：{name}的词义探针达到 {acc}%，比只看词本身猜（{alone}%）高 {gain} 个百分点。",
     ),
     "insight.probes.context.no": (
         "No layer's sense probe beats guessing from the word alone ({alone} %) by more than the noise: these vectors "

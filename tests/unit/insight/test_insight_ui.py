@@ -23,7 +23,8 @@ def runtime(request):
 
 def _values(key: str, view: str, lang: str, text: str) -> Values:
     fields = {"model": key, "text": text, "view": view, "top_k": 3, "head_layer": -1, "head": 1, "steps": 8,
-              "heads": "0.1, 1", "source": text.replace("bank", "river"), "patch_layer": 0, "position": -1}  # fmt: skip
+              "heads": "0.1, 1", "source": text.replace("bank", "river"), "patch_layer": 0, "position": -1,
+              "probe_model": "minilm", "probe_lang": "en"}  # fmt: skip
     return Values(fields, lang)
 
 
@@ -42,11 +43,15 @@ def test_every_view_runs_draws_and_reads_in_both_languages(view, key, runtime):
         if lang == "zh":
             assert any("\u4e00" <= c <= "\u9fff" for c in reading)
         name, params = row.code(f)
-        assert name in code_views() and params["model"] == key and params["text"] == text
+        assert name in code_views()
+        if row.reads_text:
+            assert params["model"] == key and params["text"] == text
+        else:  # the probes: fixed data, their own model menu
+            assert params["model"] == f["probe_model"] and "text" not in params
 
 
 def test_every_view_has_a_label_in_both_languages_and_its_fields_exist():
-    fields = {"top_k", "head_layer", "head", "steps", "heads", "source", "patch_layer", "position"}
+    fields = {"top_k", "head_layer", "head", "steps", "heads", "source", "patch_layer", "position", "probe_model", "probe_lang"}
     for row in views.VIEWS:
         assert all(STRINGS[f"insight.view.{row.key}"])
         assert set(row.fields) <= fields, row.key
