@@ -47,8 +47,14 @@ def _train_watch_stop_compare(page) -> int:
     [h for h in page.locator(".tp-code button.label-wrap").all() if h.is_visible()][0].click()
     script = "() => [...document.querySelectorAll('.tp-code .cm-content')].find(e => e.offsetParent)?.innerText || ''"
     page.wait_for_function(f"() => ({script})().includes('with the Trainer API')", timeout=30_000)
-    shown = page.evaluate(script)  # CodeMirror draws the first lines only: the script's head (its tail: unit tests)
-    assert "TrainingArguments," in shown and "assets/mlm_lab/medicine.txt" in shown
+    # CodeMirror draws only the lines in view: scroll through the editor and gather what it draws
+    whole = """async () => { const box = [...document.querySelectorAll('.tp-code .cm-scroller')].find(e => e.offsetParent);
+        let seen = ''; for (let y = 0; y <= box.scrollHeight; y += 150) { box.scrollTop = y;
+        window.scrollTo(0, box.getBoundingClientRect().top + window.scrollY + y - 100);  // a box as tall as its script
+        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); seen += box.innerText + '\\n'; }
+        return seen; }"""
+    shown = page.evaluate(whole)
+    assert "TrainingArguments," in shown and "assets/mlm_lab/medicine.txt" in shown  # this very run's corpus
     page.get_by_role("radio", name="中文", exact=True).check()
     page.wait_for_function("() => document.body.innerText.includes('留出损失')", timeout=30_000)
     assert "训练后 top-5" in page.locator("#mlm-lab-probes").inner_text(timeout=30_000)

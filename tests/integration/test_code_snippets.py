@@ -513,6 +513,10 @@ def test_every_view_with_a_snippet_is_exercised():
         "attention_layer", "attention_overview", "attention_tokens", "attention_entropy", "masking_electra", "masking",
         "mlm_lab",  # its Trainer script runs in tests/integration/test_lab_code.py (a training, on a tiny hub-layout BERT)
         "forward_block",  # its block runs in tests/integration/test_forward_models.py (it prints a difference, no API numbers)
+        # run and compared with the view in unit tests, on tiny models of each family (tests/unit/insight/
+        # test_insight_code.py, test_probes_code.py); the probes' numbers on the bundled models: test_probes.py
+        "insight_lens", "insight_attribution", "insight_knockout", "insight_patching", "insight_probes",
+        "text_to_text",  # tests/unit/t5/test_t5_code.py (tiny T5); no bundled T5 to run until its weights are committed
     }  # fmt: skip
 
 

@@ -32,8 +32,10 @@ def _check_links(demo) -> list[str]:
 def test_offline_links_fill_their_tab():
     demo = app.build_app()
     checked = _check_links(demo)
-    # offline, every concept but ELMo (not built yet) and every exercise but the MLM lab has a link
-    assert {key.split(":")[0] for key in checked} >= {lesson.key for lesson in LESSONS} - {"elmo", "ex5"}
+    # offline, every concept but ELMo (not built yet) and every exercise but the MLM lab has a link; the two T5
+    # lessons have none until the classroom T5's weights are committed (docs/models.md; their notes say so, and
+    # test_online_links_fill_their_tab runs their t5-small links)
+    assert {key.split(":")[0] for key in checked} >= {lesson.key for lesson in LESSONS} - {"elmo", "ex5", "t5", "encdec"}
 
 
 def test_offline_exercise_1_runs_in_chinese_on_the_bundled_multilingual_encoder():

@@ -15,6 +15,7 @@ import pytest
 from app import TABS
 from playground.lessons import LESSONS
 from playground.lessons.notebook import code_of, lesson_notebook
+from playground.lessons import pages as lesson_pages
 from playground.lessons.pages import lesson_links
 from tests.integration.test_code_snippets import check_printout
 
@@ -38,7 +39,8 @@ def test_notebooks_are_valid_nbformat_4_in_the_pages_language(lang):
     for lesson in LESSONS:
         nb = nbformat.from_dict(lesson_notebook(lesson.key, lang, TAB_IDS))
         nbformat.validate(nb)
-        assert nb.nbformat == 4 and nb.cells[0].cell_type == "markdown" and lesson.formula in nb.cells[0].source
+        formula = lesson_pages.formula(lesson, lang)  # its \text{...} words in the page's language
+        assert nb.nbformat == 4 and nb.cells[0].cell_type == "markdown" and formula in nb.cells[0].source
     assert "静态向量" in lesson_notebook("", "zh", TAB_IDS)["cells"][0]["source"]  # the first lesson, in Chinese
 
 
