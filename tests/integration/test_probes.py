@@ -43,7 +43,12 @@ def test_the_script_reproduces_the_shipped_numbers(pair, tmp_path):
             old.n_classes,
             old.word_alone,
         )
-    assert fresh.readings == shipped.readings
+
+    # the same sentences on the page: each reading's kind and the layers it names (its numbers: within the band above)
+    def said(result):
+        return [(r.code, {k: v for k, v in r.params.items() if not isinstance(v, float)}) for r in result.readings]
+
+    assert said(fresh) == said(shipped)
 
 
 def test_every_probed_model_has_its_languages():
