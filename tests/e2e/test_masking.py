@@ -126,8 +126,14 @@ def test_a_shared_link_restores_the_inputs_and_the_result(page, browser):
 
     page.goto(_link(page, lang="zh"))
     page.locator("#masking-strategy label").filter(has_text="SpanBERT").click()
+    drawn = _summary(page, "片段")  # choosing the objective redraws at once (seed 0): wait for that run first
     page.locator("#masking-seed input").fill("7")
     page.locator("#masking-run").click()
+    page.wait_for_function(
+        "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText !== old; }",
+        arg=["#masking-summary", drawn],
+        timeout=60_000,
+    )
     original = _summary(page, "片段")
     page.get_by_role("button", name="本视图的链接").click()
     find = "() => [...document.querySelectorAll('textarea,input')].map(e => e.value).find(v => v.includes('tab=masking'))"
