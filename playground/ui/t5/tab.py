@@ -3,7 +3,6 @@ attention families and the sampler's stages are switched in the browser from one
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import gradio as gr
 
@@ -14,6 +13,7 @@ from playground.sampling.warpers import MAX_TEMPERATURE
 from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
+from playground.ui.common.view_script import view_script
 from playground.ui.common.widgets import download_row, export_json, for_request, friendly_errors, model_choices
 from playground.ui.common.widgets import result_hint, unavailable_panel
 from playground.ui.t5 import render
@@ -33,7 +33,7 @@ PRESETS = [
     ("translate Chinese to English: 我喜欢吃米饭。", "t5-classroom"),
     ("translate English to Chinese: I like to drink tea.", "t5-classroom"),
 ]
-VIEW_JS = (Path(__file__).resolve().parents[3] / "assets" / "t5_view.js").read_text(encoding="utf-8")
+VIEW_JS = view_script("t5_view.js")
 
 
 def run(f: Values, progress=None):
