@@ -15,7 +15,7 @@ from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
 from playground.ui.common.view_script import view_script
 from playground.ui.common.widgets import download_row, export_json, for_request, friendly_errors, model_choices
-from playground.ui.common.widgets import result_hint, unavailable_panel
+from playground.ui.common.widgets import example_menu, result_hint, unavailable_panel
 from playground.ui.t5 import render
 from playground.ui.t5.api import text_to_text_api
 
@@ -68,7 +68,7 @@ def build_tab(ui: UIContext):
             menu = gr.Dropdown(models, value=default, label=t("t5.model"), elem_id="t5-model")
             model = form.field("model", menu, label="t5.model")
             if presets:
-                gr.Examples(presets, [text, model], label=t("t5.presets"), api_visibility="private")
+                example_menu(loc, text, lambda: presets, [text, model], "t5.presets")
         with gr.Column(scale=2):
             slider = gr.Slider(1, MAX_NEW_TOKENS, value=24, step=1, label=t("t5.max_new_tokens"))
             form.field("max_new_tokens", slider, label="t5.max_new_tokens")
