@@ -6,12 +6,18 @@ kept: `cache["blocks.3.attn.pattern"]` is (batch, heads, T, T). Where a stage li
 `playground.architectures`' table, never a branch here. `replace={name: fn}` swaps a stage's tensor for
 `fn(tensor)` before the model carries on with it: knock-out and activation patching are such functions
 (`knock_out_heads`). head_mask is not used: transformers 5.23 silently ignores it for most families.
+
+A hook belongs to the model object, which the server shares between requests running at once in other threads:
+every hook here acts only in the thread that attached it (`own_thread`), so one student's knock-out never silences
+heads in another student's forward pass, and another pass never writes into this one's record.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fnmatch
+import functools
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -89,6 +95,18 @@ def _swap(tensor: Tensor, part: int, fn: Replace) -> Tensor:
     return torch.cat(pieces, dim=-1)
 
 
+def own_thread(hook: Callable[..., Any]) -> Callable[..., Any]:
+    """`hook`, acting only in the thread that made it; in any other thread's forward pass it leaves the call alone
+    (returns None: torch then carries on with the module's own input or output)."""
+    owner = threading.get_ident()
+
+    @functools.wraps(hook)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        return hook(*args, **kwargs) if threading.get_ident() == owner else None
+
+    return guarded
+
+
 def _hooks(module: Any, group: list[Point], cache: dict, replace: Mapping[str, Replace]) -> list[Any]:
     """The hooks of one module: a pre-hook for stages on its input, a forward hook for those on its outputs."""
     handles = []
@@ -111,7 +129,7 @@ def _hooks(module: Any, group: list[Point], cache: dict, replace: Mapping[str, R
                 return None  # nothing changed: the model's own call goes on untouched
             return (args, {**kwargs, "hidden_states": x}) if keyword else ((x, *args[1:]), kwargs)
 
-        handles.append(module.register_forward_pre_hook(before, with_kwargs=True))
+        handles.append(module.register_forward_pre_hook(own_thread(before), with_kwargs=True))
     if outputs:
 
         def after(mod, args, output):
@@ -126,7 +144,7 @@ def _hooks(module: Any, group: list[Point], cache: dict, replace: Mapping[str, R
                 return None
             return type(output)(items) if many else items[0]
 
-        handles.append(module.register_forward_hook(after))
+        handles.append(module.register_forward_hook(own_thread(after)))
     return handles
 
 

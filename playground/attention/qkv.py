@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from playground import device
+from playground.capture import own_thread
 from playground.attention.maps import CAUSAL_KINDS, AttentionText, encode
 from playground.errors import InputError
 
@@ -107,15 +108,18 @@ def capture_layers(lm: Any, request: AttentionText) -> tuple[LayerCapture, ...]:
     blocks = _attention_blocks(lm.model)
     outputs: list[list[Any]] = [[] for _ in blocks[0][1]]
     rotary: list[Any] = []
-    # Every block appends to the same slots: the n-th call is layer n (also when ALBERT shares one block).
+    # Every block appends to the same slots: the n-th call is layer n (also when ALBERT shares one block). The hooks
+    # act in this thread only: another request's pass on the shared model must not append to these slots.
     hooks = [
-        proj.register_forward_hook(lambda m, i, o, s=slot: s.append(o))
+        proj.register_forward_hook(own_thread(lambda m, i, o, s=slot: s.append(o)))
         for _, projs in blocks
         for proj, slot in zip(projs, outputs)
     ]
     for module, _ in blocks:
         hooks.append(
-            module.register_forward_pre_hook(lambda m, a, kw: rotary.append(kw.get("position_embeddings")), with_kwargs=True)
+            module.register_forward_pre_hook(
+                own_thread(lambda m, a, kw: rotary.append(kw.get("position_embeddings"))), with_kwargs=True
+            )
         )
     inputs = {"input_ids": torch.tensor([encoded["input_ids"]], device=lm.device)}
     if int(getattr(config, "type_vocab_size", 0) or 0) > 1:

@@ -120,3 +120,63 @@ def test_patching_the_last_blocks_output_from_another_sentence_gives_that_senten
     with torch.inference_mode(), capture(lm.model, [final], {last: lambda x: theirs[last].to(x.dtype)}) as patched:
         lm.model(**a)
     torch.testing.assert_close(patched[final], theirs[final])
+
+
+def _in_another_thread(fn):
+    import threading
+
+    box = {}
+    worker = threading.Thread(target=lambda: box.update(value=fn()))
+    worker.start()
+    worker.join()
+    return box["value"]
+
+
+@pytest.mark.parametrize("name", ["tiny_mlm", "tiny_clm"])
+def test_a_capture_acts_only_on_its_own_threads_pass(name, request):
+    """The server shares one model object between requests running at once: while one request's knock-out hooks are
+    on the model, another thread's pass must give the model's own output and leave nothing in the first one's record
+    (in the full browser tier a knock-out beside a patching call changed the patching answer)."""
+    lm = request.getfixturevalue(name)
+    enc = lm.tokenizer(TEXT, return_tensors="pt")
+
+    def plain():
+        with torch.inference_mode():
+            return lm.model(**enc).logits
+
+    clean = plain()
+    layers = lm.model.config.num_hidden_layers
+    every_head = [(layer, head) for layer in range(layers) for head in range(lm.model.config.num_attention_heads)]
+    with torch.inference_mode(), capture(lm.model, ["logits"], knock_out_heads(lm.model, every_head)) as cache:
+        meanwhile = _in_another_thread(plain)  # another request, while this one's hooks are on the model
+        knocked = lm.model(**enc).logits
+    torch.testing.assert_close(meanwhile, clean)
+    assert not torch.allclose(knocked, clean)  # the hooks did act on their own thread's pass
+    assert cache["logits"].shape[0] == 1  # one pass recorded: this thread's
+
+
+def test_the_attention_capture_takes_only_its_own_threads_layers(tiny_llama):
+    """capture_layers' slots (the n-th call is layer n) must not gain another thread's pass run in the middle."""
+    from playground.attention.maps import AttentionText
+    from playground.attention.qkv import capture_layers
+
+    enc = tiny_llama.tokenizer(TEXT, return_tensors="pt")
+    alone = capture_layers(tiny_llama, AttentionText(TEXT))
+    real, calls = tiny_llama.model.forward, []
+
+    def forward_with_a_neighbour(*args, **kwargs):
+        if not calls:  # the first pass: another request runs its own pass while this one's hooks are attached
+            calls.append(1)
+            with torch.inference_mode():
+                _in_another_thread(lambda: real(**enc))
+        return real(*args, **kwargs)
+
+    tiny_llama.model.forward = forward_with_a_neighbour
+    try:
+        crowded = capture_layers(tiny_llama, AttentionText(TEXT))
+    finally:
+        del tiny_llama.model.forward
+    assert calls and len(crowded) == len(alone)
+    for a, b in zip(alone, crowded):
+        assert a.q.shape == b.q.shape
+        torch.testing.assert_close(torch.tensor(b.q), torch.tensor(a.q))
