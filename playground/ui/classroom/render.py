@@ -131,14 +131,23 @@ def _percent(value: float) -> str:
     return "–" if math.isnan(value) else f"{100 * value:.0f} %"
 
 
+def _ring(n: int) -> float:
+    """Sentences at one place (the static side: one vector per word) sit on a small ring around it, so each one's
+    colour shows (the note says they are one point): its radius for n of them."""
+    return min(40.0, max(10.0, 2.6 * n))
+
+
 def _side_svg(picture, side, revealed: bool, lang: str) -> str:
     """One side of the picture as SVG: a dot per sentence (its sentence as the dot's tooltip), dots at one place
     counted in a note ("5 sentences, one point": the static side's one vector per word)."""
     coords = side.coords
+    groups = coincident(coords) if len(coords) else []
+    ring = {k: (g, j) for g in groups for j, k in enumerate(g)}
+    pad = PLOT_PAD + max((_ring(len(g)) for g in groups), default=0.0)  # a ring at an edge stays inside the box
     lo, hi = (coords.min(axis=0), coords.max(axis=0)) if len(coords) else (np.zeros(2), np.zeros(2))
     mid, spans = (lo + hi) / 2, hi - lo
     # one scale on both axes (distances stay honest), the larger spread filling its side of the box
-    scale = min((PLOT_W - 2 * PLOT_PAD) / max(float(spans[0]), 1e-9), (PLOT_H - 2 * PLOT_PAD) / max(float(spans[1]), 1e-9))
+    scale = min((PLOT_W - 2 * pad) / max(float(spans[0]), 1e-9), (PLOT_H - 2 * pad) / max(float(spans[1]), 1e-9))
 
     def place(x: float, y: float) -> tuple[float, float]:
         if max(spans) <= 1e-6:  # every point at one place (the static side): the middle
@@ -148,18 +157,23 @@ def _side_svg(picture, side, revealed: bool, lang: str) -> str:
     dots = []
     for k, (x, y) in enumerate(coords[:, :2] if len(coords) else []):
         cx, cy = place(float(x), float(y))
+        if k in ring:
+            group, j = ring[k]
+            radius = _ring(len(group))
+            cx += radius * math.cos(2 * math.pi * j / len(group))
+            cy += radius * math.sin(2 * math.pi * j / len(group))
         colour = sense_colour(picture.labels[k]) if revealed else WAITING
         dots.append(
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="8" fill="{colour}" fill-opacity=".85" stroke="#fff" '
             f'stroke-width="1.5"><title>{esc(picture.sentences[k])}</title></circle>'
         )
     notes = []
-    for group in coincident(coords) if len(coords) else []:
+    for group in groups:
         cx, cy = place(*map(float, coords[group[0], :2]))
-        anchor = "start" if cx < PLOT_W * 0.6 else "end"
-        dx = 12 if anchor == "start" else -12
+        anchor = "start" if cx <= PLOT_W / 2 else "end"  # the note on the side with more room
+        dx = (_ring(len(group)) + 14) * (1 if anchor == "start" else -1)
         notes.append(
-            f'<text x="{cx + dx:.1f}" y="{cy - 10:.1f}" text-anchor="{anchor}" font-size="15" fill="#333">'
+            f'<text x="{cx + dx:.1f}" y="{cy + 5:.1f}" text-anchor="{anchor}" font-size="15" fill="#333">'
             f"{esc(t('class.one_point', lang, n=len(group)))}</text>"
         )
     label = (

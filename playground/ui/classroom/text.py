@@ -114,10 +114,10 @@ STRINGS = {
     "class.join": ("Join", "加入"),
     "class.your_answer": ("Your answer", "你的答案"),
     "class.send": ("Send", "提交"),
-    "class.sent": (
-        "Sent: {answer}. You may change it until the teacher closes the question.",
-        "已提交：{answer}。老师关闭本题之前，你可以修改。",
-    ),  # fmt: skip
+    "class.sent": (  # the answer last: a sentence's own full stop is not followed by the message's
+        "Sent (you may change it until the teacher closes the question): {answer}",
+        "已提交（老师关闭本题之前，你可以修改）：{answer}",
+    ),
     "class.yours": ("Your answer: {answer}", "你的答案：{answer}"),
     "class.wait": ("Wait for the teacher's reveal.", "请等待老师揭晓。"),
     "class.pick": ("pick…", "选择…"),
