@@ -170,10 +170,12 @@ def _side_svg(picture, side, revealed: bool, lang: str) -> str:
     notes = []
     for group in groups:
         cx, cy = place(*map(float, coords[group[0], :2]))
-        anchor = "start" if cx <= PLOT_W / 2 else "end"  # the note on the side with more room
-        dx = (_ring(len(group)) + 14) * (1 if anchor == "start" else -1)
+        radius = _ring(len(group))
+        # below its ring (above it near the bottom), centred, kept inside the box: a side note ran off it
+        y = cy + radius + 24 if cy + radius + 24 < PLOT_H - 6 else cy - radius - 14
         notes.append(
-            f'<text x="{cx + dx:.1f}" y="{cy + 5:.1f}" text-anchor="{anchor}" font-size="15" fill="#333">'
+            f'<text x="{min(max(cx, 95.0), PLOT_W - 95.0):.1f}" y="{y:.1f}" text-anchor="middle" font-size="15" '
+            'fill="#333">'
             f"{esc(t('class.one_point', lang, n=len(group)))}</text>"
         )
     label = (
