@@ -57,6 +57,8 @@ def probe(word: str, model: str, runtime: Runtime) -> tuple[ModelSpec, int]:
     which loads the model when the teacher asks and refuses a word the model has no token of."""
     spec = runtime.spec(model, "model", KINDS)
     contextual, _ = sense_vectors(runtime.model(spec.key), word, [Target("", word, (0, len(word)))], POOLING, True)
+    # the projection too: its first call imports scikit-learn (seconds), which the board's first refresh would wait on
+    project(contextual.layers[-1], "pca", 2, 0)
     return spec, len(contextual.layers) - 1
 
 
