@@ -183,6 +183,8 @@ def join(store: SessionStore, code: object, nickname: object = "", student: obje
     status = store.add_student(code, student, name)
     if status == "full":
         raise InputError("class_class_full", "This class is full ({limit} students).", limit=store.max_students)
+    if status == "busy":
+        raise InputError("class_server_busy", "The server holds as many students as it may: try again later.")
     if status != "ok":
         raise InputError("class_unknown_code", "No class with this code: check it with your teacher (it may have ended).")
     return Joined(code, student, name)

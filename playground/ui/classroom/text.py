@@ -135,6 +135,10 @@ STRINGS = {
         "The server holds as many class sessions as it may: try again later.",
         "服务器上的课堂会话已达上限：请稍后再试。",
     ),
+    "error.class_server_busy": (
+        "The server holds as many students as it may: try again later.",
+        "服务器上的学生人数已达上限：请稍后再试。",
+    ),
     "error.class_class_full": ("This class is full ({limit} students).", "本课堂已满（{limit} 名学生）。"),
     "error.class_too_many": ("A session holds at most {limit} questions.", "一个会话最多 {limit} 道题。"),
     "error.class_not_joined": (

@@ -185,6 +185,19 @@ def test_the_store_is_bounded(store):
     _start(store)  # a deleted session frees its place
 
 
+def test_the_memory_store_caps_the_students_of_all_its_sessions():
+    """This process's memory: at most max_joined students in all, a rejoin never counts twice, an ended session frees."""
+    store = stores.MemoryStore(max_sessions=5, max_students=70, max_joined=10, clock=Clock())
+    a, b = _start(store), _start(store)
+    kids = [classroom.join(store, a.code) for _ in range(6)] + [classroom.join(store, b.code) for _ in range(4)]
+    with pytest.raises(InputError) as caught:
+        classroom.join(store, b.code)
+    assert caught.value.code == "class_server_busy"
+    assert classroom.join(store, a.code, "", kids[0].student).student == kids[0].student  # the same student: no place
+    classroom.control(store, a.code, a.teacher, "close")
+    assert classroom.join(store, b.code).student
+
+
 def test_nicknames_are_capped_and_cleaned_and_the_board_and_tally_differ(store):
     s = _start(store)
     evil = "<img src=x onerror=alert(1)>\u202e" + "x" * 100
