@@ -259,16 +259,20 @@ def class_sentences_board(lang: str, reveal: bool) -> Callable:
     return shot
 
 
-def class_sentences_projector(page, url):
+def class_sentences_projector(lang: str) -> Callable:
     """The Class tab in projector mode, the teacher's own session of "our sentences" revealed."""
+    return lambda page, url: _class_sentences_projector(page, url, lang)
+
+
+def _class_sentences_projector(page, url, lang: str):
     import json
     import urllib.request
 
-    _open(page, url, "tab=classroom", "en")
+    _open(page, url, "tab=classroom", lang)
     page.locator("#tp-projector input").check()
     page.wait_for_function("() => document.body.classList.contains('tp-projector')")
     page.locator("#class-activity input").click()
-    page.get_by_role("option", name="Our sentences, one picture").click()
+    page.get_by_role("option", name="Our sentences, one picture" if lang == "en" else "我们的句子，一张图").click()
     page.wait_for_function("() => document.querySelector('#class-text textarea').value.includes('|')")
     page.locator("#class-start").click()
     page.locator("#class-board #tpc-code").wait_for(timeout=120_000)
@@ -278,7 +282,7 @@ def class_sentences_projector(page, url):
         request = urllib.request.Request(url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
         return json.loads(urllib.request.urlopen(request, timeout=60).read())
 
-    for i, answer in enumerate(SENTENCES["en"]):
+    for i, answer in enumerate(SENTENCES[lang]):
         kid = post("class/api/join", {"code": code, "nickname": f"student {i + 1}"})
         post("class/api/answer", {"code": code, "student": kid["student"], "answer": answer})
     page.locator("#class-reveal").click()
@@ -356,7 +360,8 @@ SHOTS: dict[str, tuple[dict, Callable]] = {
     "class-sentences-board-en": (BOARD, class_sentences_board("en", True)),  # docs/demos/classroom.md
     "class-sentences-board-zh": (BOARD, class_sentences_board("zh", True)),  # docs/demos/classroom.md
     "class-sentences-collect-en": (BOARD, class_sentences_board("en", False)),  # docs/demos/classroom.md
-    "class-sentences-projector-en": (DESKTOP, class_sentences_projector),  # docs/demos/classroom.md
+    "class-sentences-projector-en": (DESKTOP, class_sentences_projector("en")),  # docs/demos/classroom.md
+    "class-sentences-projector-zh": (DESKTOP, class_sentences_projector("zh")),  # docs/demos/classroom.md
     "class-sentences-phone-en": (PHONE, class_sentences_phone("en")),  # docs/demos/classroom.md
     "class-sentences-phone-zh": (PHONE, class_sentences_phone("zh")),  # docs/demos/classroom.md
     "thumbnail": ({"viewport": {"width": CARD[0], "height": 900}}, thumbnail),  # README front matter
