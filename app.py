@@ -26,7 +26,8 @@ from playground.ui.mlm_lab import tab as mlm_lab_tab  # noqa: E402
 from playground.ui.polysemy import tab as polysemy_tab  # noqa: E402
 from playground.ui.sampling import tab as sampling_tab  # noqa: E402
 from playground.ui.t5 import tab as t5_tab  # noqa: E402
-from playground.serve import api_lang, gpu, guard, mcp  # noqa: E402
+from playground.serve import gpu  # noqa: E402
+from playground.ui.server import api_lang, guard, mcp  # noqa: E402
 from playground.ui.common.i18n import LANGS, Localizer, UIContext, t, toast_table  # noqa: E402
 from playground.ui.common import code_panel  # noqa: E402
 from playground.ui.common.lab_models import LabMenus  # noqa: E402

@@ -4,33 +4,7 @@
 // sends nothing. Text from the tokenizer or the user is only ever set as textContent, never parsed as markup.
 const state = { stage: null, layer: 0, head: 0, temperature: 1, key: null };
 
-const fill = (template, values = {}) =>
-  String(template).replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
 const fmt = (x, digits = 3) => (x === null || x === undefined || Number.isNaN(x) ? '—' : Number(x).toFixed(digits));
-const pct = (p) => `${(100 * p).toFixed(1)} %`;
-
-function make(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined) continue;
-    if (name === 'class') node.className = value;
-    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-const SVG = 'http://www.w3.org/2000/svg';
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  for (const child of children.flat()) if (child) node.append(child);
-  return node;
-}
 
 // Blue for negative, orange for positive, white at 0 (the scale: the largest |value| shown).
 function diverging(x, top) {

@@ -4,33 +4,6 @@
 // redraws here and sends nothing. Tokens (T5's ▁, <extra_id_0>, </s>) are only ever set as textContent, never markup.
 const state = { step: 0, family: 'cross', layer: -1, head: -1, stage: 'top_p', key: null };
 
-const fill = (template, values = {}) =>
-  String(template).replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
-const pct = (p) => `${(100 * p).toFixed(1)} %`;
-
-function make(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined) continue;
-    if (name === 'class') node.className = value;
-    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-const SVG = 'http://www.w3.org/2000/svg';
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  for (const child of children.flat()) if (child) node.append(child);
-  return node;
-}
-
 // White at 0, deep blue at the row's largest weight shown.
 const shade = (p, top) => {
   const a = Math.max(0, Math.min(1, p / (top || 1)));

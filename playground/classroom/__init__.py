@@ -191,7 +191,7 @@ def join(store: SessionStore, code: object, nickname: object = "", student: obje
 
 
 def join_guarded(store: SessionStore, code: object, nickname: object, who: str, limiter, student: object = None) -> Joined:
-    """`join`, where `who` (an address) may fail only so often: `limiter` (serve.guard.AttemptLimiter) counts the
+    """`join`, where `who` (an address) may fail only so often: `limiter` (ui.server.guard.AttemptLimiter) counts the
     codes that name no session. Malformed values are refused first, in the checks' words, and count too."""
     nickname = clean_nickname(nickname)
     code = checks.text(code, "code", 40)

@@ -7,7 +7,7 @@
 - `follow(job, runner, poll_s)`: what a job shows while it runs (phase, queue position, curve, the "before"
   measurements), read every `poll_s` seconds; a read tells the runner someone still reads it only when `read()` says
   the stream's earlier moments were taken (Gradio iterates a generator whether or not a client reads its stream, so
-  iterating alone proves nothing: playground.serve.guard.stream_read), and a reader that stops early (the page
+  iterating alone proves nothing: playground.ui.server.guard.stream_read), and a reader that stops early (the page
   closed, the API client went away) cancels the job. `api_progress` is one moment of it as
   the API streams it.
 """

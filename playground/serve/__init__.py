@@ -1,5 +1,5 @@
-"""Serving, not UI: the queue guard, the GPU runner's installation, MCP and the app's Runtime.
+"""Serving that needs no UI toolkit: the GPU runner's installation (gpu.py) and the app's Runtime (runtime.py).
 
-These run the backend for many people at once; they never build a page (playground.ui does) and never import
-gradio at import time (the boundary test imports them without it).
+What serves through Gradio's own server (the queue guard, MCP, the endpoints' `lang` check) lives in
+playground/ui/server/, the layer allowed to import gradio.
 """

@@ -13,7 +13,7 @@ import gradio as gr
 import pytest
 from starlette.middleware import Middleware
 
-from playground.serve.guard import QueueGuard
+from playground.ui.server.guard import QueueGuard
 from scripts.serve_app import free_port
 from tests.e2e.helpers import recording_page
 

@@ -8,7 +8,7 @@ from gradio.context import LocalContext
 
 from playground import classroom
 from playground.classroom import store as stores
-from playground.serve import guard
+from playground.ui.server import guard
 from playground.ui.classroom.routes import state_json
 from playground.ui.common.widgets import for_request, friendly_errors
 

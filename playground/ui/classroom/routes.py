@@ -4,7 +4,7 @@ A phone should not load the whole playground (Gradio's page, its queue, every ta
 one small page whose script talks JSON to /class/api/*, and /class/board is the board alone for a projector. They
 call the same backend as the Class tab and the documented /class_* API endpoints (playground.classroom), on the
 same store, so every replica behind a load balancer serves them when REDIS_URL is set (no Gradio session needed:
-these routes hold no state of their own). Failed joins are limited per address (serve.guard.JOINS).
+these routes hold no state of their own). Failed joins are limited per address (ui.server.guard.JOINS).
 
 Every response's text is either JSON (the page sets it as text) or the board's HTML (escaped in render.py).
 """
@@ -24,8 +24,8 @@ from playground import classroom
 from playground.classroom import store as stores
 from playground.errors import InputError
 from playground.langs import normalize_lang
-from playground.serve import guard
 from playground.serve import runtime as app_runtime
+from playground.ui.server import guard
 from playground.ui.classroom import render
 from playground.ui.common.i18n import t
 from playground.ui.common.strings import STRINGS

@@ -285,6 +285,25 @@ def shown_files(build: Callable[..., list[str]]) -> Callable[..., Any]:
     return build_and_show
 
 
+def example_menu(loc: Any, shown: Any, rows: Callable[[], list[list[Any]]], fills: list[Any], key: str) -> Any:
+    """A list of examples showing `shown`'s column only; a click fills `fills` with the row (None: left as it is).
+
+    Why not gr.Examples: its table heads every column with its component's English label, also on a Chinese page
+    (the header is not relabelled with the page). A one-column gr.Dataset has no header, and its label is relabelled.
+    `rows` is called per click, so rows that depend on what is available now stay current.
+    """
+    samples = [[row[0]] for row in rows()]
+    menu = loc.add(gr.Dataset(components=[shown], samples=samples, type="index", label=t(key, "en")), label=key)
+
+    def pick(index: int) -> Any:
+        row = rows()[index]
+        values = [value if value is not None else gr.update() for value in row]
+        return values if len(values) > 1 else values[0]
+
+    menu.click(pick, menu, fills, api_visibility="private", queue=False)
+    return menu
+
+
 def result_hint(loc: Any, key: str) -> Any:
     """Before a first run: a short "press <button> to see <what>" line (relabelled on a language switch)."""
     return loc.add(gr.Markdown(t(key, "en"), elem_classes="tp-hint", elem_id=key.replace(".", "-")), value=key)

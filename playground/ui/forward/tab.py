@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import gradio as gr
 
@@ -13,6 +12,7 @@ from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
 from playground.ui.common.lab_models import model_menu, session_for
+from playground.ui.common.view_script import view_script
 from playground.ui.common.widgets import for_request
 from playground.ui.common.widgets import download_row, export_json, friendly_errors, model_choices, result_hint
 from playground.ui.common.widgets import unavailable_panel
@@ -21,7 +21,7 @@ from playground.ui.forward.api import forward_api
 
 EXAMPLES = ["The capital of France is [MASK].", "我爱自然[MASK]处理。", "The animal didn't cross the street because it was"]
 # The page's script draws the value (stage, layer, head, temperature switch in the browser): see render.py.
-VIEW_JS = (Path(__file__).resolve().parents[3] / "assets" / "forward_view.js").read_text(encoding="utf-8")
+VIEW_JS = view_script("forward_view.js")
 
 
 def run(f: Values, progress=None):

@@ -17,7 +17,7 @@ from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
 from playground.ui.common.lab_models import model_menu, session_for
 from playground.ui.common.widgets import download_row, export_json, for_request, friendly_errors, model_choices
-from playground.ui.common.widgets import provenance, result_hint, unavailable_panel
+from playground.ui.common.widgets import example_menu, provenance, result_hint, unavailable_panel
 from playground.ui.insight import views
 from playground.ui.insight.api import (
     insight_attribution_api,
@@ -97,7 +97,7 @@ def build_tab(ui: UIContext):
             source = form.field("source", gr.Textbox(EXAMPLES[0][1], label=t("insight.source"), info=t("insight.source_info"),
                                                      lines=1, visible=False, elem_id="insight-source"),
                                 label="insight.source", info="insight.source_info")  # fmt: skip
-            gr.Examples(EXAMPLES, [text, source], label=t("common.examples"), api_visibility="private")
+            example_menu(loc, text, lambda: EXAMPLES, [text, source], "common.examples")
         with gr.Column(scale=2):
             menu = gr.Dropdown(models, value=default, label=t("insight.model"))
             form.output("opt_model", form.field("model", model_menu(ui, menu, kinds, default, label="insight.model")))

@@ -25,7 +25,7 @@ from playground.mlm_lab.lab import LabRequest
 from playground.mlm_lab.runner import Job, drop_session, runner_for
 from playground.mlm_lab.training import LabSettings
 from playground.serve import runtime as app_runtime
-from playground.serve.guard import client_key, stream_read
+from playground.ui.server.guard import client_key, stream_read
 from playground.ui.common.form import Values
 from playground.ui.common.i18n import t
 from playground.ui.common.widgets import export_file, friendly_errors, model_choices, refuse

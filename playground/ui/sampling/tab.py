@@ -8,7 +8,7 @@ from playground import checks, sampling
 from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form
 from playground.ui.common.i18n import UIContext, t
-from playground.ui.common.widgets import download_row, model_choices, result_hint, unavailable_panel
+from playground.ui.common.widgets import download_row, example_menu, model_choices, result_hint, unavailable_panel
 from playground.ui.sampling import run
 from playground.ui.sampling.api import generate_api, next_token_api
 
@@ -21,11 +21,6 @@ def example_rows() -> list[list[str | None]]:
     """Each example with the model it runs on: the page's default, or for Chinese the first model that reads it."""
     default = run.default_model()
     return [[text, (run.default_model(lang) or default) if lang != "en" else default] for text, lang in EXAMPLES]
-
-
-def pick_example(index: int) -> tuple[str, object]:
-    text, model = example_rows()[index]
-    return text, model if model is not None else gr.update()
 
 
 def _button(loc, key: str, elem_id: str, **kwargs):
@@ -48,10 +43,7 @@ def build_tab(ui: UIContext):
             model = form.field("model", menu, label="common.model", choices=lambda lang: model_choices(run.KINDS, lang))
             # A dataset of prompts (an Examples table with a model column showed its English headers on a Chinese page):
             # a click puts the prompt and its model in place, in the browser's one request.
-            samples = [[text] for text, _ in EXAMPLES]
-            examples = gr.Dataset(components=[prompt], samples=samples, type="index", label=t("common.examples"))
-            loc.add(examples, label="common.examples")
-            examples.click(pick_example, examples, [prompt, model], api_visibility="private", queue=False)
+            example_menu(loc, prompt, example_rows, [prompt, model], "common.examples")
             unavailable_panel(run.KINDS, loc)
         with gr.Column(scale=2):
             sliders = {

@@ -3,7 +3,6 @@ attention families and the sampler's stages are switched in the browser from one
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import gradio as gr
 
@@ -14,8 +13,9 @@ from playground.sampling.warpers import MAX_TEMPERATURE
 from playground.ui.common.code_panel import CodePanel
 from playground.ui.common.form import Form, Values
 from playground.ui.common.i18n import UIContext, t
+from playground.ui.common.view_script import view_script
 from playground.ui.common.widgets import download_row, export_json, for_request, friendly_errors, model_choices
-from playground.ui.common.widgets import result_hint, unavailable_panel
+from playground.ui.common.widgets import example_menu, result_hint, unavailable_panel
 from playground.ui.t5 import render
 from playground.ui.t5.api import text_to_text_api
 
@@ -33,7 +33,7 @@ PRESETS = [
     ("translate Chinese to English: 我喜欢吃米饭。", "t5-classroom"),
     ("translate English to Chinese: I like to drink tea.", "t5-classroom"),
 ]
-VIEW_JS = (Path(__file__).resolve().parents[3] / "assets" / "t5_view.js").read_text(encoding="utf-8")
+VIEW_JS = view_script("t5_view.js")
 
 
 def run(f: Values, progress=None):
@@ -68,7 +68,7 @@ def build_tab(ui: UIContext):
             menu = gr.Dropdown(models, value=default, label=t("t5.model"), elem_id="t5-model")
             model = form.field("model", menu, label="t5.model")
             if presets:
-                gr.Examples(presets, [text, model], label=t("t5.presets"), api_visibility="private")
+                example_menu(loc, text, lambda: presets, [text, model], "t5.presets")
         with gr.Column(scale=2):
             slider = gr.Slider(1, MAX_NEW_TOKENS, value=24, step=1, label=t("t5.max_new_tokens"))
             form.field("max_new_tokens", slider, label="t5.max_new_tokens")

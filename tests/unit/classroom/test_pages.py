@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from playground import classroom
 from playground.classroom import store as stores
 from playground.classroom.activities import Question
-from playground.serve import guard
+from playground.ui.server import guard
 from playground.ui.classroom import render, routes
 
 XSS = '<img src=x onerror="alert(1)">'

@@ -21,7 +21,7 @@ from playground.errors import InputError
 from playground.figures.common import PALETTE
 from playground.registry import get_spec
 from playground.runtime import Runtime
-from playground.serve import guard
+from playground.ui.server import guard
 from playground.serve import runtime as app_runtime
 from playground.ui.classroom import render, routes
 

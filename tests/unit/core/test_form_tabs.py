@@ -49,3 +49,25 @@ def test_a_try_it_result_is_marked_and_followed(built_app):
     marked = [b for b in built_app.blocks.values() if "tp-result" in (getattr(b, "elem_classes", None) or [])]
     assert len(marked) >= 5  # masking, fill-mask, attention, polysemy, forward, sampling ...
     assert "tpFollowed" in app.PAGE_JS and "tp-result" in app.PAGE_JS and "-try-" in app.PAGE_JS
+
+
+def test_example_lists_have_no_english_headers_on_a_chinese_page(built_app):
+    """gr.Examples heads each column with its component's English label on a Chinese page too (the insight and T5
+    tabs had them): every list of examples with more than one input is a one-column gr.Dataset whose label the
+    language switch relabels, and its click fills every input of the row."""
+    import gradio as gr
+
+    examples = [b for b in built_app.blocks.values() if isinstance(b, gr.Dataset)]
+    headed = [b for b in examples if len(b._components) > 1]
+    assert not headed, [b.label for b in headed]
+    picks = {}
+    for fn in built_app.fns.values():
+        for block_id, event in fn.targets:
+            if event == "click" and isinstance(built_app.blocks.get(block_id), gr.Dataset) and fn.fn is not None:
+                picks[block_id] = fn
+    text, source = _block(built_app, "insight-text"), _block(built_app, "insight-source")
+    (menu,) = [b for b in examples if b._components[0]._id == text._id]
+    fn = picks[menu._id]
+    row = fn.fn(1)  # the second example: its sentence and its patching source sentence
+    assert [o._id for o in fn.outputs] == [text._id, source._id]
+    assert row[0] == menu.samples[1][0] and row[1] and row[1] != row[0]

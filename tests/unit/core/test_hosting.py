@@ -9,7 +9,8 @@ from pathlib import Path
 import yaml
 
 from playground import cache, device, warmup
-from playground.serve import gpu, mcp
+from playground.serve import gpu
+from playground.ui.server import mcp
 from playground.ui.common import status
 
 ROOT = Path(__file__).resolve().parents[3]

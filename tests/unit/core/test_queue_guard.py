@@ -15,7 +15,7 @@ import gradio as gr
 import pytest
 from starlette.middleware import Middleware
 
-from playground.serve.guard import QueueGuard, launch_limits
+from playground.ui.server.guard import QueueGuard, launch_limits
 from scripts.serve_app import free_port
 
 CLOSED = []  # generators whose `finally` ran (closed by the guard or finished)

@@ -65,7 +65,7 @@ def test_the_queue_guard_lets_a_busy_address_in_when_the_cap_is_off(use_settings
     """Five events of one address already waiting: with the cap off the sixth is queued, with a cap of 2 refused."""
     import asyncio
 
-    from playground.serve.guard import QueueGuard
+    from playground.ui.server.guard import QueueGuard
 
     use_settings(client_queue=cap)
     sent = []

@@ -31,6 +31,9 @@ import time
 from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
+from gradio.server_messages import ProcessCompletedMessage
+from starlette.middleware import Middleware
+
 from playground import settings
 
 log = logging.getLogger("playground")
@@ -323,8 +326,6 @@ class QueueGuard:
     def _tell_late_reader(queue: Any, event: Any) -> None:
         """A reader who comes after the cancel gets an error at once, not a stream that only sends heartbeats
         (Gradio assumes a cancelled event's reader has gone, and never completes it)."""
-        from gradio.server_messages import ProcessCompletedMessage
-
         messages = queue.pending_messages_per_session.get(event.session_hash)
         if messages is not None:
             error = "cancelled: nobody read this request's result in time; send it again and read its stream"
@@ -379,8 +380,6 @@ def launch_limits() -> dict[str, Any]:
     least recently used one is forgotten (Gradio's default, 10,000, is ~10 GB).
     `middleware`: `QueueGuard` (per-address cap, unread work cancelled).
     """
-    from starlette.middleware import Middleware
-
     return {
         "max_file_size": settings.current().max_upload,
         "state_session_capacity": settings.current().sessions,

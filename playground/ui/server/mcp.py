@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gradio.mcp import GradioMCPServer
+
 from playground import settings
 
 NOT_TOOLS = frozenset({"mlm_lab_train", "warmup"})
@@ -38,8 +40,6 @@ def _tool_to_endpoint(server: Any) -> dict[str, str]:
 
 def install() -> None:
     """Apply the overrides (idempotent); call before `launch(mcp_server=True)`."""
-    from gradio.mcp import GradioMCPServer  # deferred: gradio takes seconds to import; serve/ imports without it
-
     if getattr(GradioMCPServer, "_playground", False):
         return
     original = GradioMCPServer.postprocess_output_data

@@ -12,6 +12,8 @@ import inspect
 import logging
 from typing import Any, Callable
 
+import gradio as gr
+
 from playground.langs import LANG_REFUSAL, is_lang
 
 log = logging.getLogger("playground")
@@ -38,8 +40,6 @@ def _checking(fn: Callable) -> Callable:
     def check(args: tuple, kwargs: dict) -> None:
         bound = signature.bind_partial(*args, **kwargs).arguments
         if "lang" in bound and not is_lang(bound["lang"]):
-            import gradio as gr  # deferred: gradio, as the rest of serve/ (docs/design.md)
-
             log.info("refused: %s", LANG_REFUSAL)  # one line, no traceback: not a fault of ours (as ui's `refuse`)
             raise gr.Error(LANG_REFUSAL, print_exception=False)
 
