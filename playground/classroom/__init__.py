@@ -39,6 +39,7 @@ from playground.classroom.activities import (
     tallied,
     to_json,
 )
+from playground.classroom.sentences import picture
 from playground.classroom.store import SessionStore
 from playground.errors import InputError
 
@@ -287,8 +288,6 @@ def _reveal(store: SessionStore, code: str, question: Question, index: int, last
 
 
 def _picture(store: SessionStore, code: str, question: Question, index: int, round_: int, hidden: set[str], runtime):
-    from playground.classroom.sentences import picture  # the polysemy backend: torch, only where a picture is drawn
-
     answers = store.answers(code, _slot(index, round_)).values()
     return picture(question, [a for a in answers if f"a:{index}:{entry_of(question, a)}" not in hidden], runtime)
 

@@ -21,6 +21,7 @@ import numpy as np
 from playground import checks
 from playground.alignment import find_word
 from playground.attention import AttentionRequest, run_attention
+from playground.classroom.sentences import probe
 from playground.errors import InputError
 from playground.fill_mask import FillMaskRequest, run_fill_mask
 from playground.runtime import Runtime
@@ -226,8 +227,6 @@ def _sentences(text: str, model: str, runtime: Runtime, seed: int) -> Question:
     """Students' sentences for the teacher's word: the model's answer is computed from them as they arrive
     (sentences.py); here, once, the word in a sentence of its own, which loads the model and refuses a word no token
     of the model covers before any student types."""
-    from playground.classroom.sentences import probe  # its vectors come from the polysemy backend (it imports torch)
-
     word, labels = parse_senses(text)
     spec, depth = probe(word, model, runtime)
     return Question("sentences", word, spec.key, spec.label, spec.hf_id, "sense", choices=labels, layer=depth)

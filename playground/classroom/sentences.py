@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from playground.alignment import Target, find_word
-from playground.classroom.activities import Question
 from playground.errors import InputError
 from playground.models import LoadedModel
 from playground.polysemy import KINDS, cosine_matrix, project, sense_scores, sense_vectors
 from playground.registry import ModelSpec
 from playground.runtime import Runtime
+
+if TYPE_CHECKING:  # a type only: activities.py builds its question with `probe` from here
+    from playground.classroom.activities import Question
 
 CACHE = "class-sentences"  # the runtime's cache of one vector pair per (model, word, sentence)
 CAPACITY = 4096  # sentences kept (two vectors of a few hundred floats each: a few MB)
