@@ -1,5 +1,6 @@
-"""A live class under a class's load: 60 students in one session, then 5 sessions of 30 at once; in memory, then
-through Redis with two app replicas (students and boards spread over both).
+"""A live class under a class's load: 60 students in one session, then 5 sessions of 30 at once, then 60 students
+adding sentences to "our sentences, one picture"; in memory, then through Redis with two app replicas (students and
+boards spread over both).
 
 Each student joins (/class/api/join), answers at a moment drawn uniformly in the first 10 s, and a third of them
 change their answer once; each session's board refreshes every second (/class/api/board) while they answer. Then
@@ -9,6 +10,8 @@ issue's targets: 0 errors, exact counts, board refresh p95 < 2 s. Nothing is ass
 
     nice -n 5 python bench/class_session.py            # both stores (Redis needs Debian's redis-server)
     python bench/class_session.py --only memory
+    python bench/class_session.py --activity sentences  # "our sentences" only (a third scenario: 60 students'
+                                                        # sentences, the board drawing the picture on every refresh)
 """
 
 from __future__ import annotations
@@ -35,6 +38,20 @@ from scripts.serve_app import start, stop, wait_answering  # noqa: E402
 
 WINDOW_S = 10.0  # students answer within this
 WORDS = ["paris", "lyon", "rome", "berlin", "madrid"]
+# "Our sentences": each student's own sentence (a number in it: 60 different sentences, each embedded once by the
+# board's process), its sense as the student picks it; the histogram counts senses.
+SENSES = ["river", "money"]
+SENTENCES = [
+    "0|We sat on the bank of the river, {n} of us.", "0|The boat {n} drifted to the far bank.",
+    "1|I paid {n} dollars into the bank.", "1|The bank lent us {n} pounds.",
+]  # fmt: skip
+ACTIVITIES = {  # activity -> (its text, model, one student's answer from (rng, student n), what the histogram counts)
+    "fill_blank": ("The capital of France is [MASK].", "minilm-mlm", lambda rng, n: rng.choice(WORDS), lambda a: a),
+    "sentences": (
+        "bank | river | money", "minilm", lambda rng, n: rng.choice(SENTENCES).format(n=n),
+        lambda a: SENSES[int(a.partition("|")[0])],
+    ),
+}  # fmt: skip
 
 
 def post(base: str, path: str, body: dict) -> tuple[dict | None, float]:
@@ -65,14 +82,15 @@ def apps(n: int, env: dict):
 CLIENTS: dict = {}
 
 
-def start_session(url: str) -> dict:
+def start_session(url: str, activity: str = "fill_blank") -> dict:
     """A session through the documented API (/class_start), one Gradio client per app."""
     from gradio_client import Client
 
     if url not in CLIENTS:
         CLIENTS[url] = Client(url, verbose=False)
     client = CLIENTS[url]
-    return client.predict("fill_blank", "The capital of France is [MASK].", "minilm-mlm", "en", 0, api_name="/class_start")
+    text, model, _, _ = ACTIVITIES[activity]
+    return client.predict(activity, text, model, "en", 0, api_name="/class_start") | {"activity": activity}
 
 
 def run(urls: list[str], sessions: list[dict], per_session: int, seed: int = 0) -> dict:
@@ -91,17 +109,18 @@ def run(urls: list[str], sessions: list[dict], per_session: int, seed: int = 0) 
 
     plan = []  # (when, url, code, student id, answer, session index, final?)
     expected = [Counter() for _ in sessions]
-    for (s_index, code, url, _), j in zip(students, joined):
+    for n, ((s_index, code, url, _), j) in enumerate(zip(students, joined)):
         if j is None:
             continue
-        first, final = rng.choice(WORDS), rng.choice(WORDS)
+        _, _, answer_of, counted = ACTIVITIES[sessions[s_index]["activity"]]
+        first, final = answer_of(rng, n), answer_of(rng, n)
         at = rng.uniform(0, WINDOW_S)
         if rng.random() < 1 / 3:  # changes their mind once, later, possibly through the other replica
             plan.append((at, url, code, j["student"], first))
             at = min(WINDOW_S, at + rng.uniform(0.5, 3))
             url = urls[(urls.index(url) + 1) % len(urls)]
         plan.append((at, url, code, j["student"], final))
-        expected[s_index][final] += 1
+        expected[s_index][counted(final)] += 1
     plan.sort()
 
     done = threading.Event()
@@ -169,23 +188,28 @@ def _histogram(url: str, session: dict, student: str) -> dict:
     return {word: n for word, n in state["reveal"]["rounds"][-1]} if state else {}
 
 
-def scenarios(urls: list[str], label: str) -> list[tuple[str, dict]]:
+def scenarios(urls: list[str], label: str, which: str = "all") -> list[tuple[str, dict]]:
     out = []
-    one = [start_session(urls[0])]
-    out.append((f"{label}: 1 session x 60", run(urls, one, 60, seed=1)))
-    five = [start_session(urls[i % len(urls)]) for i in range(5)]
-    out.append((f"{label}: 5 sessions x 30", run(urls, five, 30, seed=2)))
+    if which in ("all", "fill_blank"):
+        one = [start_session(urls[0])]
+        out.append((f"{label}: 1 session x 60", run(urls, one, 60, seed=1)))
+        five = [start_session(urls[i % len(urls)]) for i in range(5)]
+        out.append((f"{label}: 5 sessions x 30", run(urls, five, 30, seed=2)))
+    if which in ("all", "sentences"):  # every board refresh draws the picture: new sentences embedded, all projected
+        one = [start_session(urls[0], "sentences")]
+        out.append((f"{label}: 1 session x 60, our sentences", run(urls, one, 60, seed=3)))
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=["memory", "redis"])
+    parser.add_argument("--activity", choices=["all", *ACTIVITIES], default="all")
     args = parser.parse_args()
     results = []
     if args.only in (None, "memory"):
         with apps(1, {}) as urls:
-            results += scenarios(urls, "memory, 1 app")
+            results += scenarios(urls, "memory, 1 app", args.activity)
     if args.only in (None, "redis"):
         from tests.redis_server import SERVER, redis_server
 
@@ -193,7 +217,7 @@ def main() -> None:
             print("redis-server is not installed: the Redis runs are skipped")
         else:
             with redis_server() as redis_url, apps(2, {"REDIS_URL": redis_url}) as urls:
-                results += scenarios(urls, "Redis, 2 apps")
+                results += scenarios(urls, "Redis, 2 apps", args.activity)
     for name, result in results:
         print(f"{name}: {json.dumps(result)}")
 

@@ -25,6 +25,7 @@ from serve_app import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 OUT = ROOT / "assets" / "screenshots"
 DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2}
+BOARD = {"viewport": {"width": 1440, "height": 900}}  # a laptop driving the projector
 FITTED = "() => typeof window.tpPlotsFitted === 'function' && window.tpPlotsFitted()"  # assets/plot_fit.js is done
 SHARE = {"en": "Link to this view", "zh": "本视图的链接"}  # every tab has it; relabelled once the language is applied
 LAB_STEPS = 3
@@ -184,7 +185,7 @@ def lab_model_attention_zh(page, url):
     _settled(page, "#attention-plot")
 
 
-def _class_session(url: str, lang: str, answers: list[str]) -> dict:
+def _class_session(url: str, lang: str, answers: list[str], kind: str = "fill_blank") -> dict:
     """A live class on the activity's own example: started through /class_start, `answers` sent by as many students."""
     import json
     import urllib.request
@@ -193,9 +194,9 @@ def _class_session(url: str, lang: str, answers: list[str]) -> dict:
 
     from playground.classroom import ACTIVITIES
 
-    activity = ACTIVITIES["fill_blank"]
+    activity = ACTIVITIES[kind]
     start = Client(url, verbose=False).predict(
-        "fill_blank", activity.examples[lang], activity.models[lang], lang, 0, api_name="/class_start"
+        kind, activity.examples[lang], activity.models[lang], lang, 0, api_name="/class_start"
     )
 
     def post(path: str, body: dict) -> dict:
@@ -226,6 +227,89 @@ def class_phone_zh(page, url):
     page.fill("#answer", "语言")
     page.click("#send")
     page.wait_for_function("() => document.getElementById('sent').textContent.length > 0")
+
+
+# "Our sentences": five sentences per sense of the activity's example word (bank | river | money; 苹果 | 水果 | 公司)
+SENTENCES = {
+    "en": [f"0|{x}" for x in ["We sat on the bank of the river.", "The river bank was muddy after the rain.",
+                              "Ducks slept on the grassy bank.", "The boat drifted toward the far bank.",
+                              "Fishermen lined the bank at dawn."]]
+    + [f"1|{x}" for x in ["I paid the cheque into the bank.", "The bank raised its interest rates.",
+                          "She works at a bank in London.", "The bank approved our loan.", "He robbed a bank last year."]],
+    "zh": [f"0|{x}" for x in ["我每天吃一个苹果。", "这个苹果又红又甜。", "妈妈买了一斤苹果。", "苹果树上结满了果子。",
+                              "他把苹果切成两半。"]]
+    + [f"1|{x}" for x in ["苹果发布了新手机。", "我的电脑是苹果的。", "苹果公司的总部在加州。", "他在苹果工作了三年。",
+                          "苹果的股价今天上涨了。"]],
+}  # fmt: skip
+
+
+def class_sentences_board(lang: str, reveal: bool) -> Callable:
+    """The projector's board (1440 x 900) of "our sentences": ten sentences as points, contextual beside static;
+    coloured by the students' senses once revealed."""
+
+    def shot(page, url):
+        s = _class_session(url, lang, SENTENCES[lang], "sentences")
+        if reveal:
+            s["post"]("class/api/control", {"code": s["code"], "teacher": s["teacher"], "action": "reveal"})
+        page.goto(f"{url}class/board?c={s['code']}&lang={lang}#t={s['teacher']}")
+        page.locator("#tpc-picture").wait_for(timeout=120_000)
+        if reveal:
+            page.locator("#tpc-reveal").wait_for(timeout=60_000)
+
+    return shot
+
+
+def class_sentences_projector(lang: str) -> Callable:
+    """The Class tab in projector mode, the teacher's own session of "our sentences" revealed."""
+    return lambda page, url: _class_sentences_projector(page, url, lang)
+
+
+def _class_sentences_projector(page, url, lang: str):
+    import json
+    import urllib.request
+
+    _open(page, url, "tab=classroom", lang)
+    page.locator("#tp-projector input").check()
+    page.wait_for_function("() => document.body.classList.contains('tp-projector')")
+    page.locator("#class-activity input").click()
+    page.get_by_role("option", name="Our sentences, one picture" if lang == "en" else "我们的句子，一张图").click()
+    page.wait_for_function("() => document.querySelector('#class-text textarea').value.includes('|')")
+    page.locator("#class-start").click()
+    page.locator("#class-board #tpc-code").wait_for(timeout=120_000)
+    code = page.locator("#class-board #tpc-code").inner_text().strip()
+
+    def post(path: str, body: dict) -> dict:
+        request = urllib.request.Request(url + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(request, timeout=60).read())
+
+    for i, answer in enumerate(SENTENCES[lang]):
+        kid = post("class/api/join", {"code": code, "nickname": f"student {i + 1}"})
+        post("class/api/answer", {"code": code, "student": kid["student"], "answer": answer})
+    page.locator("#class-reveal").click()
+    page.locator("#class-board #tpc-reveal").wait_for(timeout=60_000)
+    page.locator("#class-board #tpc-picture").scroll_into_view_if_needed()
+
+
+def class_sentences_phone(lang: str) -> Callable:
+    """A student's phone (390 px): the sense buttons, a sentence without the word refused, then sent."""
+
+    def shot(page, url):
+        s = _class_session(url, lang, SENTENCES[lang][:3], "sentences")
+        page.goto(f"{url}class/join?c={s['code']}&lang={lang}")
+        page.click("#join")
+        page.locator("#sentence").wait_for(timeout=60_000)
+        page.fill("#sentence", "I like it." if lang == "en" else "我喜欢吃香蕉。")
+        page.locator("[data-sense='0']").click()
+        page.click("#send")
+        page.wait_for_function("() => document.getElementById('err').textContent.length > 0")
+        page.fill("#sentence", SENTENCES[lang][3][2:])
+        page.click("#send")
+        page.wait_for_function("() => document.getElementById('sent').textContent.length > 0")
+        page.fill("#sentence", "I like it." if lang == "en" else "我喜欢吃香蕉。")
+        page.click("#send")  # refused again: the message and the kept answer, both on one screen
+        page.wait_for_function("() => document.getElementById('err').textContent.length > 0")
+
+    return shot
 
 
 CARD = (1200, 630)  # the Space's card picture (README front matter `thumbnail:`), the size link previews use
@@ -273,6 +357,13 @@ SHOTS: dict[str, tuple[dict, Callable]] = {
     "lab-model-attention-zh": (DESKTOP, lab_model_attention_zh),  # docs/demos/mlm-lab.md
     "class-board-revealed-en": ({"viewport": {"width": 1920, "height": 1080}}, class_board_revealed),  # classroom.md
     "class-phone-zh": (PHONE, class_phone_zh),  # docs/demos/classroom.md
+    "class-sentences-board-en": (BOARD, class_sentences_board("en", True)),  # docs/demos/classroom.md
+    "class-sentences-board-zh": (BOARD, class_sentences_board("zh", True)),  # docs/demos/classroom.md
+    "class-sentences-collect-en": (BOARD, class_sentences_board("en", False)),  # docs/demos/classroom.md
+    "class-sentences-projector-en": (DESKTOP, class_sentences_projector("en")),  # docs/demos/classroom.md
+    "class-sentences-projector-zh": (DESKTOP, class_sentences_projector("zh")),  # docs/demos/classroom.md
+    "class-sentences-phone-en": (PHONE, class_sentences_phone("en")),  # docs/demos/classroom.md
+    "class-sentences-phone-zh": (PHONE, class_sentences_phone("zh")),  # docs/demos/classroom.md
     "thumbnail": ({"viewport": {"width": CARD[0], "height": 900}}, thumbnail),  # README front matter
 }
 

@@ -28,7 +28,18 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from playground import checks
-from playground.classroom.activities import ACTIVITIES, Question, build_question, from_json, normalize, shown, to_json
+from playground.classroom.activities import (
+    ACTIVITIES,
+    Question,
+    build_question,
+    entry_of,
+    from_json,
+    normalize,
+    shown,
+    tallied,
+    to_json,
+)
+from playground.classroom.sentences import picture
 from playground.classroom.store import SessionStore
 from playground.errors import InputError
 
@@ -83,6 +94,8 @@ class Board:
     nicknames: tuple[str, ...]  # the board only (raw text: the page escapes it); hidden ones left out
     reveal: Reveal | None  # None until the teacher reveals
     expires_at: float
+    # "our sentences": the visible sentences as points (sentences.Picture), when the board was read with a runtime
+    picture: object | None = None
 
 
 @dataclass(frozen=True)
@@ -156,19 +169,29 @@ def clean_nickname(value: object) -> str:
     return re.sub(r"\s+", " ", name).strip()[:MAX_NICKNAME]
 
 
-def join(store: SessionStore, code: object, nickname: object = "") -> Joined:
+def join(store: SessionStore, code: object, nickname: object = "", student: object = None) -> Joined:
+    """A student in the session. `student`: the id this browser was given before (the phone page keeps it): a
+    student of this session who joins again (a closed tab, a rescanned code) stays the same student, answers and
+    all, instead of counting twice; an id the session does not know gets a fresh one."""
     name = clean_nickname(nickname)
+    previous = checks.text(student, "student", 100, allow_none=True)
     code, _ = _meta(store, code)
-    student = secrets.token_urlsafe(16)
+    if previous and store.student(code, previous) is not None:
+        student = previous  # the nickname typed now replaces the old one (an empty one keeps it)
+        name = name or store.student(code, previous) or ""
+    else:
+        student = secrets.token_urlsafe(16)
     status = store.add_student(code, student, name)
     if status == "full":
         raise InputError("class_class_full", "This class is full ({limit} students).", limit=store.max_students)
+    if status == "busy":
+        raise InputError("class_server_busy", "The server holds as many students as it may: try again later.")
     if status != "ok":
         raise InputError("class_unknown_code", "No class with this code: check it with your teacher (it may have ended).")
     return Joined(code, student, name)
 
 
-def join_guarded(store: SessionStore, code: object, nickname: object, who: str, limiter) -> Joined:
+def join_guarded(store: SessionStore, code: object, nickname: object, who: str, limiter, student: object = None) -> Joined:
     """`join`, where `who` (an address) may fail only so often: `limiter` (ui.server.guard.AttemptLimiter) counts the
     codes that name no session. Malformed values are refused first, in the checks' words, and count too."""
     nickname = clean_nickname(nickname)
@@ -176,7 +199,7 @@ def join_guarded(store: SessionStore, code: object, nickname: object, who: str, 
     if who and not limiter.allowed(who):
         raise InputError("class_slow_down", "Too many wrong codes from your address: wait a minute, then try again.")
     try:
-        return join(store, code, nickname)
+        return join(store, code, nickname, student)
     except InputError as exc:
         if who and exc.code == "class_unknown_code":
             limiter.failed(who)
@@ -208,7 +231,7 @@ def answer(store: SessionStore, code: object, student: object, value: object) ->
     return counted
 
 
-def control(store: SessionStore, code: object, teacher: object, action: object) -> Board | None:
+def control(store: SessionStore, code: object, teacher: object, action: object, runtime=None) -> Board | None:
     """A teacher's move: next / prev question, revote, reveal, collect (reopen), close (deletes the session)."""
     action = checks.choice(action, "action", ACTIONS)
     code, meta = _teacher(store, code, teacher)
@@ -225,35 +248,38 @@ def control(store: SessionStore, code: object, teacher: object, action: object) 
         "collect": {f"phase:{index}": "collect"},
     }[action]
     store.update(code, changes)
-    return board(store, code)
+    return board(store, code, runtime)
 
 
-def hide(store: SessionStore, code: object, teacher: object, entry: object) -> Board:
-    """Hide an answer of the question on screen (as shown) or a nickname from the board (moderation)."""
+def hide(store: SessionStore, code: object, teacher: object, entry: object, runtime=None) -> Board:
+    """Hide an answer of the question on screen (as shown; a sentence by its text) or a nickname from the board
+    (moderation). A hidden sentence leaves the histogram and the picture."""
     entry = checks.text(entry, "entry", 200)
     code, meta = _teacher(store, code, teacher)
     index, _, _ = _state(meta)
     question = _questions(meta)[index]
     try:
-        counted = (
-            normalize(question, entry)
-            if question.form == "word"
-            else next(str(i) for i, c in enumerate(question.choices) if c == entry)
-        )
+        if question.form == "word":
+            counted = normalize(question, entry)
+        elif question.form == "sense":  # a sentence, as the board lists it (its sense aside)
+            counted = entry_of(question, normalize(question, "0|" + entry))
+        else:
+            counted = next(str(i) for i, c in enumerate(question.choices) if c == entry)
     except (InputError, StopIteration):
         counted = entry
     store.hide(code, f"a:{index}:{counted}")
     store.hide(code, f"n:{entry}")
-    return board(store, code)
+    return board(store, code, runtime)
 
 
 def _reveal(store: SessionStore, code: str, question: Question, index: int, last_round: int, hidden: set[str]) -> Reveal:
     rounds, agree, totals, reference = [], [], [], question.reference()
     hidden_now = 0
     for r in range(last_round + 1):
-        counts = Counter(store.answers(code, _slot(index, r)).values())
-        hidden_now = sum(n for a, n in counts.items() if f"a:{index}:{a}" in hidden)
-        kept = [(a, n) for a, n in counts.items() if f"a:{index}:{a}" not in hidden]
+        values = store.answers(code, _slot(index, r)).values()
+        seen = [a for a in values if f"a:{index}:{entry_of(question, a)}" not in hidden]
+        hidden_now = len(values) - len(seen)
+        kept = list(Counter(tallied(question, a) for a in seen).items())
         kept.sort(key=lambda an: (-an[1], an[0]))
         rounds.append(tuple((shown(question, a), n) for a, n in kept))
         agree.append(sum(n for a, n in kept if a == reference))
@@ -261,8 +287,14 @@ def _reveal(store: SessionStore, code: str, question: Question, index: int, last
     return Reveal(tuple(rounds), question.model_top, shown(question, reference), tuple(agree), tuple(totals), hidden_now)
 
 
-def board(store: SessionStore, code: object) -> Board:
-    """The board's state: counts while collecting; the histogram and the model's answer once revealed."""
+def _picture(store: SessionStore, code: str, question: Question, index: int, round_: int, hidden: set[str], runtime):
+    answers = store.answers(code, _slot(index, round_)).values()
+    return picture(question, [a for a in answers if f"a:{index}:{entry_of(question, a)}" not in hidden], runtime)
+
+
+def board(store: SessionStore, code: object, runtime=None) -> Board:
+    """The board's state: counts while collecting; the histogram and the model's answer once revealed. With a
+    runtime, an "our sentences" question also gets its picture (the visible sentences, embedded once each)."""
     code, meta = _meta(store, code)
     index, phase, round_ = _state(meta)
     questions = _questions(meta)
@@ -271,22 +303,24 @@ def board(store: SessionStore, code: object) -> Board:
     students = store.students(code)
     nicknames = tuple(n for n in students.values() if n and f"n:{n}" not in hidden)
     reveal = _reveal(store, code, question, index, round_, hidden) if phase == "reveal" else None
+    drawn = question.form == "sense" and runtime is not None
     return Board(
         code, meta.get("lang", "en"), index, len(questions), question.public(), phase, round_, len(students),
         store.count(code, _slot(index, round_)), nicknames, reveal, float(meta.get("expires_at", "0") or 0),
+        _picture(store, code, question, index, round_, hidden, runtime) if drawn else None,
     )  # fmt: skip
 
 
-def teacher_board(store: SessionStore, code: object, teacher: object) -> Board:
+def teacher_board(store: SessionStore, code: object, teacher: object, runtime=None) -> Board:
     """The board with the nicknames, for the teacher's token only (the projector shows the room what the teacher
     chooses; a student who opens the board's address on a phone reads the tally, no nickname)."""
     code, _ = _teacher(store, code, teacher)
-    return board(store, code)
+    return board(store, code, runtime)
 
 
-def tally(store: SessionStore, code: object) -> Board:
+def tally(store: SessionStore, code: object, runtime=None) -> Board:
     """The board without the nicknames: what the API's /class_tally and a student's phone may read."""
-    return replace(board(store, code), nicknames=())
+    return replace(board(store, code, runtime), nicknames=())
 
 
 def student_view(store: SessionStore, code: object, student: object) -> StudentView:

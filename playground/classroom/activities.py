@@ -1,9 +1,11 @@
 """The class's activities, one table row each: what students answer, and the model's answer computed once on the server.
 
 Each row names the model kinds it runs on, how a student answers ("word": free text; "choice": one of the shown
-options; "match": a label for each shown item) and a `build` that runs an existing backend entry once, when the
-teacher adds the question, and keeps what the reveal shows. Every model answer is deterministic: a rank-0 reading
-(fill-mask, next token, attention) or seeded samples (temperature), never a draw at reveal time.
+options; "match": a label for each shown item; "sense": a sentence using the teacher's word, and its sense) and a
+`build` that runs an existing backend entry once, when the teacher adds the question, and keeps what the reveal
+shows. Every model answer is deterministic: a rank-0 reading (fill-mask, next token, attention), seeded samples
+(temperature), or the polysemy backend's vectors of the students' own sentences (sentences.py: the same sentence
+gives the same point, PCA with a fixed seed), never a draw at reveal time.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from typing import Callable
 import numpy as np
 
 from playground import checks
+from playground.alignment import find_word
 from playground.attention import AttentionRequest, run_attention
+from playground.classroom.sentences import probe
 from playground.errors import InputError
 from playground.fill_mask import FillMaskRequest, run_fill_mask
 from playground.runtime import Runtime
@@ -30,6 +34,10 @@ MAX_ANSWER = 40  # a student's word, after normalising
 TOP = 5  # the model's answers shown at the reveal
 TEMPERATURES = (0.1, 0.8, 1.5)  # the course's exercise 2
 NEW_TOKENS = 20  # each continuation of "which temperature wrote this?"
+SENSE_SHOWN = " | "  # "0|I sat by the bank" as people read it: "river | I sat by the bank"
+MAX_SENSES, MAX_SENSE = 4, 24  # "our sentences": 2 to 4 sense labels, each at most 24 characters
+MAX_SENTENCE = 160  # a student's sentence, after cleaning
+MAX_TARGET = 30  # the teacher's word
 
 
 @dataclass(frozen=True)
@@ -41,8 +49,9 @@ class Question:
     model: str  # the registry key that answered
     model_label: str
     model_id: str
-    form: str  # "word" | "choice" | "match"
-    choices: tuple[str, ...] = ()  # "choice": the options (the answer is an option's index); "match": the labels
+    form: str  # "word" | "choice" | "match" | "sense"
+    choices: tuple[str, ...] = ()  # "choice": the options (the answer is an option's index); "match": the labels;
+    # "sense": the teacher's sense labels (the answer is "<label's index>|<sentence>")
     items: tuple[str, ...] = ()  # "match": the texts to label, in the order shown
     focus: str = ""  # "where does it look": the highlighted token
     layer: int = 0
@@ -74,8 +83,43 @@ def normalize_word(raw: str) -> str:
     return text[:MAX_ANSWER]
 
 
+def clean_sentence(raw: str) -> str:
+    """A sentence as kept: NFKC, control and direction characters gone, spaces collapsed, trimmed."""
+    text = unicodedata.normalize("NFKC", raw)
+    text = re.sub(r"[\x00-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2066-\u2069]", " ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _sense(question: Question, raw: str) -> str:
+    """ "<index>|<sentence>": a shown sense, and a sentence (at most MAX_SENTENCE) that uses the teacher's word."""
+    index, bar, sentence = raw.partition("|")
+    if not bar or index not in [str(i) for i in range(len(question.choices))]:
+        raise InputError("class_pick_sense", "Pick the sense your sentence uses.")
+    sentence = clean_sentence(sentence)
+    if not sentence:
+        raise InputError("class_empty_answer", "Type an answer first.")
+    if len(sentence) > MAX_SENTENCE:
+        raise InputError("class_long_sentence", "Keep your sentence under {limit} characters.", limit=MAX_SENTENCE)
+    if find_word(sentence, question.prompt) is None:  # the polysemy demo's own rule: whole words, CJK inside words
+        raise InputError("class_no_target", "Your sentence must use the word “{word}”.", word=question.prompt)
+    return f"{index}|{sentence}"
+
+
+def tallied(question: Question, answer: str) -> str:
+    """What the histogram counts of a kept answer: the sense's index of a sentence, else the answer itself."""
+    return answer.partition("|")[0] if question.form == "sense" else answer
+
+
+def entry_of(question: Question, answer: str) -> str:
+    """What the teacher hides an answer by: a sentence (its sense aside), else the answer itself."""
+    return answer.partition("|")[2] if question.form == "sense" else answer
+
+
 def normalize(question: Question, raw: str) -> str:
-    """A student's answer in its counted form, or InputError (an option that is not shown, an unlabelled item)."""
+    """A student's answer in its counted form, or InputError (an option that is not shown, an unlabelled item, a
+    sentence without the teacher's word)."""
+    if question.form == "sense":
+        return _sense(question, raw)
     if question.form == "word":
         word = normalize_word(raw)
         if not word:
@@ -97,6 +141,10 @@ def shown(question: Question, answer: str) -> str:
         return question.choices[int(answer)]
     if question.form == "match":
         return MATCH_SHOWN.join(answer.split("|"))
+    if question.form == "sense":
+        index, bar, sentence = answer.partition("|")
+        label = question.choices[int(index)] if index.isdigit() and int(index) < len(question.choices) else index
+        return label + SENSE_SHOWN + sentence if bar else label
     return answer
 
 
@@ -162,6 +210,28 @@ def _attention(text: str, model: str, runtime: Runtime, seed: int) -> Question:
     )  # fmt: skip
 
 
+def parse_senses(text: str) -> tuple[str, tuple[str, ...]]:
+    """The teacher's "word | sense | sense [| sense | sense]" -> (word, 2 to 4 distinct sense labels)."""
+    parts = [re.sub(r"\s+", " ", p).strip() for p in clean_sentence(text).split("|")]
+    word, labels = parts[0], tuple(dict.fromkeys(p for p in parts[1:] if p))
+    if not word or len(word) > MAX_TARGET or not 2 <= len(labels) <= MAX_SENSES or max(map(len, labels)) > MAX_SENSE:
+        raise InputError(
+            "class_bad_senses",
+            "Write the word, then 2 to {most} senses, all after bars: “bank | river | money”.",
+            most=MAX_SENSES,
+        )
+    return word, labels
+
+
+def _sentences(text: str, model: str, runtime: Runtime, seed: int) -> Question:
+    """Students' sentences for the teacher's word: the model's answer is computed from them as they arrive
+    (sentences.py); here, once, the word in a sentence of its own, which loads the model and refuses a word no token
+    of the model covers before any student types."""
+    word, labels = parse_senses(text)
+    spec, depth = probe(word, model, runtime)
+    return Question("sentences", word, spec.key, spec.label, spec.hf_id, "sense", choices=labels, layer=depth)
+
+
 @dataclass(frozen=True)
 class Activity:
     kind: str
@@ -192,6 +262,15 @@ ACTIVITIES: dict[str, Activity] = {
             _attention,
         ),
         Activity("next_token", ("causal",), {"en": "The cat sat on the", "zh": "我今天很"}, CAUSAL_LM, _next_token),
+        # The polysemy demo's kinds (a transformer's hidden states and its input-embedding rows, side by side); the
+        # encoders by default, as in the polysemy tab: a left-to-right model's vector of a word cannot see what follows
+        Activity(
+            "sentences",
+            ("encoder", "masked", "causal"),
+            {"en": "bank | river | money", "zh": "苹果 | 水果 | 公司"},
+            {"en": "minilm", "zh": "e5-small"},
+            _sentences,
+        ),
     )
 }
 

@@ -11,7 +11,9 @@ A session is a handful of flat string maps, so both stores hold the same shapes 
 
 Every key of a session expires at the session's end (Redis deletes it; the memory store forgets it on the next
 access or sweep), so nothing outlives the class. Both stores are bounded: live sessions (`max_sessions`), students
-per session (`max_students`); the session logic bounds the rest (questions, text lengths).
+per session (`max_students`); the session logic bounds the rest (questions, text lengths). The memory store also
+caps the students it holds in all (`max_joined`: this process's memory, whatever the sessions; a join past it is
+refused until a session ends), tighter than sessions x students; Redis keeps its keys outside the app.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class SessionStore(Protocol):
         """Set fields of a live session's state; False when it is gone."""
 
     def add_student(self, code: str, sid: str, nickname: str) -> str:
-        """'ok', 'full' (max_students reached) or 'gone' (no such session)."""
+        """'ok', 'full' (max_students reached), 'busy' (the memory store's max_joined reached) or 'gone'."""
 
     def students(self, code: str) -> dict[str, str]: ...
 
@@ -68,8 +70,11 @@ class SessionStore(Protocol):
 class MemoryStore:
     """The default store: a dict in this process under one lock (one app process serves the class)."""
 
-    def __init__(self, max_sessions: int = 200, max_students: int = 300, clock: Callable[[], float] = time.time):
+    def __init__(
+        self, max_sessions: int = 200, max_students: int = 300, clock: Callable[[], float] = time.time, max_joined: int = 6000
+    ):
         self.max_sessions, self.max_students, self.clock = max_sessions, max_students, clock
+        self.max_joined = max_joined  # students in all sessions of this process (a school's day of classes)
         self._sessions: dict[str, dict] = {}
         self._lock = threading.Lock()
 
@@ -84,6 +89,9 @@ class MemoryStore:
         now = self.clock()
         for code in [c for c, s in self._sessions.items() if s["expires_at"] <= now]:
             del self._sessions[code]
+
+    def _joined(self) -> int:
+        return sum(len(s["students"]) for s in self._sessions.values())
 
     def create(self, code, meta, expires_at):
         with self._lock:
@@ -116,6 +124,10 @@ class MemoryStore:
             students = session["students"]
             if sid not in students and len(students) >= self.max_students:
                 return "full"
+            if sid not in students and self._joined() >= self.max_joined:
+                self._sweep()  # expired sessions' students first
+                if self._joined() >= self.max_joined:
+                    return "busy"
             students[sid] = nickname
             return "ok"
 

@@ -175,6 +175,8 @@ LESSONS: tuple[Lesson, ...] = (
                     _v("minilm", "lessons.note.minilm", word="bank", sentences=BANK, models=["minilm"]),
                 ),
             ),
+            # the class's own sentences for one word, contextual beside static (the polysemy demo's vectors)
+            _ask("sentences", ("minilm", "bank | river | money"), ("e5-small", "苹果 | 水果 | 公司")),
         ),
     ),
     Lesson(

@@ -27,6 +27,7 @@ STRINGS = {
     "lessons.ask.temperature": ("Ask the class: which temperature?", "问问全班：哪个温度？"),
     "lessons.ask.next_token": ("Ask the class: the next token", "问问全班：下一个词元"),
     "lessons.ask.attention": ("Ask the class: where does it look?", "问问全班：它在看哪里？"),
+    "lessons.ask.sentences": ("Ask the class: our sentences, one picture", "问问全班：我们的句子，一张图"),
     "lessons.try.polysemy": ("Try it: bank in context", "动手试试：上下文中的 bank"),
     "lessons.try.elmo": ("Try it: ELMo on bank", "动手试试：ELMo 看 bank"),
     "lessons.try.elmo_mix": ("Try it: mix ELMo's layers", "动手试试：混合 ELMo 的各层"),

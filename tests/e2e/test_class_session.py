@@ -102,6 +102,26 @@ def test_a_class_joins_by_code_answers_and_sees_the_reveal_beside_the_model(brow
         phones[1].locator("#reveal .model").wait_for(timeout=15_000)
         assert "paris" in phones[1].locator("#reveal").inner_text() and "ann" not in phones[1].locator("body").inner_text()
         checkpoint(phones[1], f"class-phone-revealed-{lang}")
+
+        if lang == "en":  # "our sentences": one language is enough, the Chinese strings take the same code path
+            # (the page scripts, the picture's SVG); its facts (points, scores, escaping, zh messages) are unit tests.
+            tab.locator("#class-activity input").click()
+            tab.get_by_role("option", name="Our sentences, one picture").click()
+            tab.wait_for_function("() => document.querySelector('#class-text textarea').value.includes('|')")
+            tab.locator("#class-add").click()
+            board.locator("#tpc-picture").wait_for(timeout=120_000)  # the board polls; a first load of the encoder
+            for phone, sentence in [(phones[1], "We sat on the river bank."), (phones[2], "The bank lent me money.")]:
+                phone.locator("#sentence").wait_for(timeout=15_000)  # the phones poll, and show the new question
+                phone.fill("#sentence", "no such word here")
+                phone.locator("[data-sense='0']").click()
+                phone.click("#send")
+                phone.wait_for_function("() => document.getElementById('err').textContent.includes('“bank”')")
+                phone.fill("#sentence", sentence)
+                phone.click("#send")
+                phone.wait_for_function("() => document.getElementById('sent').textContent.includes('bank')")
+            board.wait_for_function("() => document.querySelector('#tpc-picture')?.dataset.points === '2'", timeout=15_000)
+            assert board.locator("#tpc-picture circle").count() == 4  # a dot per sentence, contextual and static
+            checkpoint(board, "class-board-sentences-en")
         assert not dialogs, f"a script ran: {dialogs}"
     finally:
         for context in contexts:

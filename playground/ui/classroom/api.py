@@ -17,11 +17,12 @@ def class_start(activity: str, text: str, model: str, lang: str = "en", seed: in
     """Start a class session with one question; returns its join code and the secret teacher token.
 
     Args:
-        activity: "fill_blank", "temperature", "attention" or "next_token".
+        activity: "fill_blank", "temperature", "attention", "next_token" or "sentences".
         text: the sentence or prompt, at most 300 characters (fill_blank: with [MASK]; attention: the word to follow
-            between asterisks, "because *it* was").
+            between asterisks, "because *it* was"; sentences: the word, then 2 to 4 senses after bars,
+            "bank | river | money").
         model: a registry key of a kind the activity takes (fill_blank: masked; temperature, next_token: causal;
-            attention: encoder, masked, discriminator or causal).
+            attention: encoder, masked, discriminator or causal; sentences: encoder, masked or causal).
         lang: "en" or "zh": the board's language and the language of messages.
         seed: the seed of the temperature activity's samples and shown order, a whole number from 0 to 4294967295.
     """
@@ -63,7 +64,8 @@ def class_answer(code: str, student: str, answer: str, lang: str = "en") -> dict
         code: the join code.
         student: the id /class_join returned.
         answer: a word (fill_blank, next_token); an option's index as text, "0", "1" ... (attention); the three
-            texts' temperatures in order, "1.5|0.1|0.8" (temperature).
+            texts' temperatures in order, "1.5|0.1|0.8" (temperature); the sense's index, a bar, then a sentence
+            that uses the word, "0|we sat on the river bank" (sentences).
         lang: "en" or "zh", the language of messages.
     """
     with friendly_errors(lang):
@@ -75,14 +77,14 @@ def class_answer(code: str, student: str, answer: str, lang: str = "en") -> dict
 
 def class_tally(code: str, lang: str = "en") -> dict:
     """The session's state as the board shows it, without nicknames: how many answered; after the reveal, the class's
-    answers per round beside the model's.
+    answers per round beside the model's; for "sentences", the picture's points (contextual and static).
 
     Args:
         code: the join code.
         lang: "en" or "zh", the language of messages.
     """
     with friendly_errors(lang):
-        return state_json(classroom.tally(stores.default(), code), "", lang)
+        return state_json(classroom.tally(stores.default(), code, for_request(lang)), "", lang)
 
 
 def class_control(code: str, teacher: str, action: str, lang: str = "en") -> dict:
@@ -96,7 +98,7 @@ def class_control(code: str, teacher: str, action: str, lang: str = "en") -> dic
         lang: "en" or "zh", the language of messages.
     """
     with friendly_errors(lang):
-        board = classroom.control(stores.default(), code, teacher, action)
+        board = classroom.control(stores.default(), code, teacher, action, for_request(lang))
         return {"ended": True} if board is None else state_json(board, "", lang)
 
 

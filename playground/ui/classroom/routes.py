@@ -24,6 +24,7 @@ from playground import classroom
 from playground.classroom import store as stores
 from playground.errors import InputError
 from playground.langs import normalize_lang
+from playground.serve import runtime as app_runtime
 from playground.ui.server import guard
 from playground.ui.classroom import render
 from playground.ui.common.i18n import t
@@ -108,14 +109,36 @@ def reveal_json(reveal: classroom.Reveal | None) -> dict | None:
     }  # fmt: skip
 
 
+def picture_json(board: classroom.Board) -> dict | None:
+    """ "Our sentences"' picture as numbers: each side's points (and, after the reveal, its nearest-sentence score,
+    and the sentences with their senses, in the points' order). Before the reveal, places only: the senses are the
+    class's answers."""
+    picture = board.picture
+    if picture is None:
+        return None
+    revealed = board.reveal is not None
+
+    def number(x: float) -> float | None:
+        return None if x != x else round(float(x), 4)  # NaN (too few sentences of a sense): null in JSON
+
+    sides = [
+        {"source": side.source, "layer": side.layer, "points": [[round(float(v), 4) for v in p[:2]] for p in side.coords]}
+        | ({"nn_accuracy": number(side.nn_accuracy), "separation": number(side.separation)} if revealed else {})
+        for side in picture.sides
+    ]
+    out = {"word": picture.word, "senses": list(picture.senses), "sides": sides, "unplaced": picture.unplaced}
+    return out | ({"sentences": list(picture.sentences), "labels": list(picture.labels)} if revealed else {})
+
+
 def state_json(board: classroom.Board, mine: str = "", lang: str = "en") -> dict:
     """What a phone and the API read: no nickname, no model answer before the reveal; the model named in `lang`."""
     question = {**board.question, "model_label": label_in(board.question.get("model_label", ""), lang)}
-    return {
+    out = {
         "code": board.code, "index": board.index, "total": board.total, "question": question, "phase": board.phase,
         "round": board.round, "students": board.students, "answered": board.answered, "mine": mine,
         "reveal": reveal_json(board.reveal), "expires_at": board.expires_at,
     }  # fmt: skip
+    return out | ({"picture": picture_json(board)} if board.picture is not None else {})
 
 
 def _json(handler):
@@ -136,8 +159,9 @@ def _json(handler):
 
 def _join(request, data, lang):
     joined = classroom.join_guarded(
-        stores.default(), data.get("code"), data.get("nickname", ""), guard.client_key(request), guard.JOINS
-    )
+        stores.default(), data.get("code"), data.get("nickname", ""), guard.client_key(request), guard.JOINS,
+        data.get("student"),  # this browser's id from an earlier join: the same student again
+    )  # fmt: skip
     view = classroom.student_view(stores.default(), joined.code, joined.student)
     return {
         "code": joined.code,
@@ -160,21 +184,23 @@ def _answer(request, data, lang):
 
 
 def _board(request, data, lang):
-    store, teacher = stores.default(), data.get("teacher")
-    board = classroom.teacher_board(store, data.get("code"), teacher) if teacher else classroom.tally(store, data.get("code"))
+    store, teacher, runtime = stores.default(), data.get("teacher"), app_runtime.APP  # the board draws pictures
+    code = data.get("code")
+    board = classroom.teacher_board(store, code, teacher, runtime) if teacher else classroom.tally(store, code, runtime)
     html = render.board_html(board, lang, join_url(base_of(request), board.code))
     return {"html": html, "phase": board.phase, "answered": board.answered, "students": board.students}
 
 
 def _control(request, data, lang):
-    board = classroom.control(stores.default(), data.get("code"), data.get("teacher"), data.get("action"))
+    store, runtime = stores.default(), app_runtime.APP
+    board = classroom.control(store, data.get("code"), data.get("teacher"), data.get("action"), runtime)
     if board is None:
         return {"html": f"<p>{render.esc(t('class.ended', lang))}</p>", "ended": True}
     return {"html": render.board_html(board, lang, join_url(base_of(request), board.code))}
 
 
 def _hide(request, data, lang):
-    board = classroom.hide(stores.default(), data.get("code"), data.get("teacher"), data.get("entry"))
+    board = classroom.hide(stores.default(), data.get("code"), data.get("teacher"), data.get("entry"), app_runtime.APP)
     return {"html": render.board_html(board, lang, join_url(base_of(request), board.code))}
 
 

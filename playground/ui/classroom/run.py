@@ -37,7 +37,7 @@ def refresh(f: Values, progress=None) -> dict:
         return Partial(timer=gr.update(active=False))
     with friendly_errors(f.lang):
         try:
-            return _board(f, classroom.board(stores.default(), f.extra["code"]))
+            return _board(f, classroom.board(stores.default(), f.extra["code"], for_request(f.lang)))
         except InputError:  # ended elsewhere, or expired
             return _board(f, None)
 
@@ -46,7 +46,7 @@ def start(f: Values, progress=None) -> dict:
     with friendly_errors(f.lang):
         question = classroom.build_question(f["activity"], f["text"], f["model"], for_request(f.lang, progress))
         started = classroom.start(stores.default(), question, f.lang)
-        board = classroom.board(stores.default(), started.code)
+        board = classroom.board(stores.default(), started.code, for_request(f.lang))
     base = base_of(f.extra.get("request")).rstrip("/")
     link = f"{base}/class/board?c={started.code}&lang={f.lang}"
     links = (
@@ -61,14 +61,14 @@ def add(f: Values, progress=None) -> dict:
         code, teacher = _session(f)
         question = classroom.build_question(f["activity"], f["text"], f["model"], for_request(f.lang, progress))
         classroom.add_question(stores.default(), code, teacher, question)
-        return _board(f, classroom.board(stores.default(), code))
+        return _board(f, classroom.board(stores.default(), code, for_request(f.lang)))
 
 
 def controlled(action: str):
     def handler(f: Values, progress=None) -> dict:
         with friendly_errors(f.lang):
             code, teacher = _session(f)
-            return _board(f, classroom.control(stores.default(), code, teacher, action))
+            return _board(f, classroom.control(stores.default(), code, teacher, action, for_request(f.lang)))
 
     return handler
 
@@ -76,7 +76,8 @@ def controlled(action: str):
 def hide(f: Values, progress=None) -> dict:
     with friendly_errors(f.lang):
         code, teacher = _session(f)
-        return _board(f, classroom.hide(stores.default(), code, teacher, f["entry"])) | {"entry": ""}
+        board = classroom.hide(stores.default(), code, teacher, f["entry"], for_request(f.lang))
+        return _board(f, board) | {"entry": ""}
 
 
 def answers_csv(f: Values, progress=None) -> list[str]:

@@ -17,11 +17,14 @@ STRINGS = {
     "class.activity.temperature": ("Which temperature wrote this?", "哪个温度写的？"),
     "class.activity.attention": ("Where does it look?", "它在看哪里？"),
     "class.activity.next_token": ("Next token", "下一个词元"),
+    "class.activity.sentences": ("Our sentences, one picture", "我们的句子，一张图"),
     "class.model": ("Model", "模型"),
     "class.text": ("Sentence or prompt", "句子或提示"),
     "class.text_info": (
-        "Fill the blank: put [MASK] in it. Where does it look: put the word to follow between asterisks (*it*).",
-        "填空：在句中放 [MASK]。它在看哪里：把要跟随的词放在两个星号之间（*它*）。",
+        "Fill the blank: put [MASK] in it. Where does it look: put the word to follow between asterisks (*it*). "
+        "Our sentences: the word, then 2 to 4 senses, after bars (bank | river | money).",
+        "填空：在句中放 [MASK]。它在看哪里：把要跟随的词放在两个星号之间（*它*）。"
+        "我们的句子：先写词，再写 2 到 4 个意思，用竖线隔开（苹果 | 水果 | 公司）。",
     ),
     "class.start": ("Start a class session", "开始课堂互动"),
     "class.add": ("Add as the next question", "添加为下一题"),
@@ -79,6 +82,31 @@ STRINGS = {
     ),
     "class.prompt.next_token": ("What does the model write next?", "模型接下来会写什么？"),
     "class.text_n": ("Text {n}", "文本 {n}"),
+    "class.prompt.sentences": (
+        "Write a sentence that uses “{word}”, and pick the sense it has there.",
+        "用“{word}”写一个句子，并选出它在句中的意思。",
+    ),
+    "class.senses": ("senses:", "意思："),
+    "class.one_point": ("{n} sentences, one point", "{n} 个句子，一个点"),
+    "class.side_contextual": ("In context: {model}, layer {layer}", "上下文向量：{model}，第 {layer} 层"),
+    "class.side_static": ("Static: {model}'s input embeddings", "静态向量：{model} 的输入嵌入"),
+    "class.nearest": ("Nearest sentence has the same sense: {share}", "最近的句子意思相同：{share}"),
+    "class.nearest_short": ("nearest sentence, same sense", "最近的句子意思相同"),
+    "class.nearest_needs": (
+        "The model's score needs two sentences of each sense.",
+        "模型的得分需要每个意思至少两个句子。",
+    ),
+    "class.in_context": ("In context", "上下文向量"),
+    "class.static": ("Static", "静态向量"),
+    "class.unplaced": (
+        "{n} left out: no token of the model covers the word in that sentence.",
+        "{n} 个句子未画出：模型没有覆盖该词的词元。",
+    ),
+    "class.colours_hidden": (
+        "Each dot is one student's sentence. Their senses (the colours) stay hidden until the teacher reveals them.",
+        "每个点是一位学生的句子。句子的意思（颜色）在老师揭晓之前保持隐藏。",
+    ),
+    "class.cloud": ("Word cloud", "词云"),
     # the student's phone
     "class.student_title": ("Join the class", "加入课堂"),
     "class.your_code": ("Class code", "课堂加入码"),
@@ -86,13 +114,16 @@ STRINGS = {
     "class.join": ("Join", "加入"),
     "class.your_answer": ("Your answer", "你的答案"),
     "class.send": ("Send", "提交"),
-    "class.sent": (
-        "Sent: {answer}. You may change it until the teacher closes the question.",
-        "已提交：{answer}。老师关闭本题之前，你可以修改。",
-    ),  # fmt: skip
+    "class.sent": (  # the answer last: a sentence's own full stop is not followed by the message's
+        "Sent (you may change it until the teacher closes the question): {answer}",
+        "已提交（老师关闭本题之前，你可以修改）：{answer}",
+    ),
     "class.yours": ("Your answer: {answer}", "你的答案：{answer}"),
     "class.wait": ("Wait for the teacher's reveal.", "请等待老师揭晓。"),
     "class.pick": ("pick…", "选择…"),
+    "class.your_sentence": ("Your sentence", "你的句子"),
+    "class.its_sense": ("Its sense there", "它在句中的意思"),
+    "class.see_board": ("The picture of everyone's sentences is on the board.", "全班句子的图在大屏上。"),
     "class.lang": ("中文", "English"),
     # errors (the backend's codes)
     "error.class_unknown_code": (
@@ -103,6 +134,10 @@ STRINGS = {
     "error.class_full": (
         "The server holds as many class sessions as it may: try again later.",
         "服务器上的课堂会话已达上限：请稍后再试。",
+    ),
+    "error.class_server_busy": (
+        "The server holds as many students as it may: try again later.",
+        "服务器上的学生人数已达上限：请稍后再试。",
     ),
     "error.class_class_full": ("This class is full ({limit} students).", "本课堂已满（{limit} 名学生）。"),
     "error.class_too_many": ("A session holds at most {limit} questions.", "一个会话最多 {limit} 道题。"),
@@ -116,6 +151,13 @@ STRINGS = {
     "error.class_bad_match": ("Give each text a different label.", "请给每段文本选不同的温度。"),
     "error.class_empty_text": ("Type the question's sentence first.", "请先输入题目的句子。"),
     "error.class_attention_short": ("Write a sentence of at least two words.", "请写一个至少两个词的句子。"),
+    "error.class_pick_sense": ("Pick the sense your sentence uses.", "请选出你的句子所用的意思。"),
+    "error.class_long_sentence": ("Keep your sentence under {limit} characters.", "句子请不要超过 {limit} 个字符。"),
+    "error.class_no_target": ("Your sentence must use the word “{word}”.", "你的句子必须用到“{word}”这个词。"),
+    "error.class_bad_senses": (
+        "Write the word, then 2 to {most} senses, all after bars: “bank | river | money”.",
+        "先写词，再写 2 到 {most} 个意思，用竖线隔开：“苹果 | 水果 | 公司”。",
+    ),
     "error.class_no_session": ("Start a class session first.", "请先开始课堂互动。"),
     "error.class_slow_down": (
         "Too many wrong codes from your address: wait a minute, then try again.",

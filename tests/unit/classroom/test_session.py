@@ -21,6 +21,7 @@ WORD = Question("fill_blank", "The capital of France is [MASK].", "m", "M", "org
                 model_top=(("paris", 0.6), ("lyon", 0.1)))  # fmt: skip
 MATCH = Question("temperature", "Once", "g", "G", "org/g", "match", choices=("0.1", "0.8", "1.5"),
                  items=("a", "b", "c"), truth="1.5|0.1|0.8")  # fmt: skip
+SENSE = Question("sentences", "bank", "m", "M", "org/m", "sense", choices=("river", "money"), layer=2)
 CHOICE = Question("attention", "the cat sat", "b", "B", "org/b", "choice", choices=("the", "cat", "sat"), focus="it",
                   model_top=(("cat", 0.7), ("the", 0.2), ("sat", 0.1)), truth="1")  # fmt: skip
 
@@ -184,6 +185,19 @@ def test_the_store_is_bounded(store):
     _start(store)  # a deleted session frees its place
 
 
+def test_the_memory_store_caps_the_students_of_all_its_sessions():
+    """This process's memory: at most max_joined students in all, a rejoin never counts twice, an ended session frees."""
+    store = stores.MemoryStore(max_sessions=5, max_students=70, max_joined=10, clock=Clock())
+    a, b = _start(store), _start(store)
+    kids = [classroom.join(store, a.code) for _ in range(6)] + [classroom.join(store, b.code) for _ in range(4)]
+    with pytest.raises(InputError) as caught:
+        classroom.join(store, b.code)
+    assert caught.value.code == "class_server_busy"
+    assert classroom.join(store, a.code, "", kids[0].student).student == kids[0].student  # the same student: no place
+    classroom.control(store, a.code, a.teacher, "close")
+    assert classroom.join(store, b.code).student
+
+
 def test_nicknames_are_capped_and_cleaned_and_the_board_and_tally_differ(store):
     s = _start(store)
     evil = "<img src=x onerror=alert(1)>\u202e" + "x" * 100
@@ -231,3 +245,39 @@ def test_many_students_answering_at_once_are_each_counted_exactly_once(store):
         list(pool.map(answer_twice, range(60)))
     r = classroom.control(store, s.code, s.teacher, "reveal").reveal
     assert dict(r.rounds[0]) == {"paris": 40, "rome": 20} and r.agree == (40,)
+
+
+def test_our_sentences_count_senses_keep_the_sentence_and_hide_by_it(store):
+    """A sentence question on either store: the histogram counts the senses students gave, a student's sentence is
+    theirs (changed, it counts once), a hidden sentence leaves the histogram, the CSV keeps sense and sentence."""
+    s = _start(store, SENSE)
+    kids = [classroom.join(store, s.code, f"k{i}") for i in range(4)]
+    sent = ["0|We sat on the river bank.", "0|The bank  of the river flooded.", "1|I paid at the bank.", "1|Bank rude."]
+    for kid, answer in zip(kids, sent):
+        classroom.answer(store, s.code, kid.student, answer)
+    assert classroom.answer(store, s.code, kids[0].student, "0|The boat reached the bank.") == "0|The boat reached the bank."
+    with pytest.raises(InputError, match="“bank”"):
+        classroom.answer(store, s.code, kids[1].student, "1|I like banking.")  # a whole word, as the polysemy demo finds it
+    with pytest.raises(InputError, match="sense"):
+        classroom.answer(store, s.code, kids[1].student, "2|The bank lent money.")
+    assert classroom.student_view(store, s.code, kids[1].student).mine == "river | The bank of the river flooded."
+    board = classroom.board(store, s.code)
+    assert (board.answered, board.reveal, board.picture) == (4, None, None)  # no runtime: no picture, counts only
+    classroom.hide(store, s.code, s.teacher, " Bank  rude. ")  # as the board lists it, spaces aside
+    r = classroom.control(store, s.code, s.teacher, "reveal").reveal
+    assert r.rounds == ((("river", 2), ("money", 1)),) and r.hidden == 1 and r.totals == (3,)
+    rows = list(csv.reader(io.StringIO(classroom.csv_export(store, s.code, s.teacher))))
+    assert ["1", "sentences", "1", "k2", "money | I paid at the bank."] in rows
+
+
+def test_a_browser_joining_again_is_the_same_student(store):
+    s = _start(store)
+    first = classroom.join(store, s.code, "ann")
+    classroom.answer(store, s.code, first.student, "paris")
+    again = classroom.join(store, s.code, "", first.student)  # the page sends the id it kept
+    assert again.student == first.student and again.nickname == "ann"
+    board = classroom.board(store, s.code)
+    assert (board.students, board.answered) == (1, 1)
+    other = _start(store)
+    stranger = classroom.join(store, other.code, "bob", first.student)  # another session's id: a new student
+    assert stranger.student != first.student and classroom.board(store, other.code).students == 1
