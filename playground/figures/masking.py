@@ -52,12 +52,6 @@ def cell_width(labels: list[str]) -> int:
     return int(max([MIN_CELL, *(_label_px(html.unescape(line.replace("<b>", "").replace("</b>", ""))) for line in lines)]))
 
 
-def _min_width(fig: go.Figure, columns: int, labels: list[str], extra: int = 140) -> go.Figure:
-    """Ask the page for room: `columns` cells of the widest label's width, plus the axis labels' margin."""
-    fig.update_layout(meta={"min_width": columns * cell_width(labels) + extra})
-    return fig
-
-
 def _discrete_scale() -> list[list]:
     n = len(_ORDER)
     scale = []
@@ -303,10 +297,15 @@ def sbo_figure(
         else f"{_plain(tokens[i])} ({i})"
         for i in range(len(tokens))
     ]
+    # Each cell as wide as its own text (cell edges as x, arcs between cell centres): one width for all, the widest
+    # token's, made the default sentence ask 1,460 px of a 1,214 px box at 1440 px, its end (a span's p2) cut.
+    widths = [cell_width([text]) for text in cell_text]
+    edges = [sum(widths[:c]) for c in range(len(widths) + 1)]
+    centre = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
     fig = go.Figure(
         go.Heatmap(
             z=[[scale_names.index(c) for c in colour_of]],
-            x=list(range(len(tokens))),
+            x=edges,
             y=[0],
             text=[cell_text],
             texttemplate="%{text}",
@@ -340,7 +339,7 @@ def sbo_figure(
                 continue
             height = sign * (0.35 + 0.22 * abs(s["target"] - b))
             top = max(top, abs(height) + 0.7)
-            xs, ys = _arc(b, s["target"], y0, height)
+            xs, ys = _arc(centre[b], centre[s["target"]], y0, height)
             fig.add_trace(
                 go.Scatter(
                     x=xs,
@@ -361,9 +360,10 @@ def sbo_figure(
                 )
             )
             shown_legend.add(side)
-    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-0.6, len(tokens) - 0.4])
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-4, edges[-1] + 4])
     fig.update_yaxes(visible=False, range=[-top, top])
     fig.update_layout(legend=dict(orientation="h", y=-0.05), plot_bgcolor="white")
     fig.update_traces(textfont=dict(size=CELL_FONT), selector=dict(type="heatmap"))
-    _min_width(fig, len(tokens), cell_text, 60)
+    projector = sum(_projector_px(w) for w in widths)
+    fig.update_layout(meta={"min_width": round(edges[-1] + 60), "min_width_projector": round(projector + 60)})
     return base_layout(fig, title, height=int(160 + 70 * top))

@@ -33,8 +33,10 @@ def test_sbo_figure_draws_an_arc_from_each_boundary_to_each_masked_token(tiny_ml
             drawn = [d for d in arcs if d["meta"]["side"] == side]
             want = [s for s in sbo if s[side] is not None]
             assert len(drawn) == len(want)  # one arc per masked token from each boundary
+            edges = fig["data"][0]["x"]  # the cells' edges: an arc runs between cell centres
+            centre = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
             for d, s in zip(drawn, want):
-                assert d["x"][0] == s[side] and d["x"][-1] == s["target"]  # starts at the boundary, ends at the token
+                assert d["x"][0] == centre[s[side]] and d["x"][-1] == centre[s["target"]]  # boundary to token
                 assert d["meta"]["boundary"] == s[side]
         for span in r.details["spans"]:  # relative positions 1..len inside each span, on the span's cells
             rows = [s for s in sbo if span["start"] <= s["target"] <= span["end"]]

@@ -111,3 +111,20 @@ def test_objectives_are_table_rows_and_the_menu_follows_the_table():
     renderer read the table, never a name."""
     assert [key for _, key in tab.strategy_choices("en")] == list(OBJECTIVES) == list(render.VIEWS)
     assert {key: tab.has_statistics(key) for key in OBJECTIVES} == {k: row.stats is not None for k, row in OBJECTIVES.items()}
+
+
+def test_spanberts_boundary_figure_fits_the_default_sentence_at_1440_in_projector_mode():
+    """Item 2, "SpanBERT's p2 cut": the span boundary figure under the grid gave every cell the widest token's width
+    (1,460 px asked of 1,214 at 1440 px), so a span at the sentence's end (its p2 cell) was out of view. Each cell is
+    now as wide as its own text (token and p-label), the arcs between cell centres."""
+    from playground.figures.masking import sbo_figure
+
+    actions = ["special", *["none"] * 9, "mask", "mask", "none", "special"]
+    sbo = [{"target": 10, "left": 9, "right": 12, "position": 1}, {"target": 11, "left": 9, "right": 12, "position": 2}]
+    fig = sbo_figure(TOKENS, actions, sbo, {})
+    texts = fig.data[0].text[0]
+    assert len(TOKENS) * cell_width(texts) + 60 > BOX_AT_1440  # the old uniform cells did not fit
+    assert fig.layout.meta["min_width"] <= fig.layout.meta["min_width_projector"] <= BOX_AT_1440
+    edges = list(fig.data[0].x)
+    assert all(b - a >= cell_width([text]) for a, b, text in zip(edges, edges[1:], texts))  # every cell holds its text
+    assert texts[11].endswith("<b>p2</b>") and edges[-1] <= fig.layout.meta["min_width"]
