@@ -202,10 +202,13 @@
   };
 
   // A figure of token cells says how wide it must be for every cell to hold its token (layout.meta.min_width, in px at
-  // the normal font; projector fonts need 1.4 times that): at any width its box scrolls rather than squeezing cells.
+  // the normal font; at projector fonts meta.min_width_projector where the figure knows it, else 1.4 times that): at
+  // any width its box scrolls rather than squeezing cells. The masking grid wraps into bands that fit a 1440 px
+  // window's box at projector fonts: the rough 1.4 had its default sentence ask 1,236 px of 1,214 and scroll.
   const asked = (gd, mode) => {
-    const px = Number(gd.layout && gd.layout.meta && gd.layout.meta.min_width) || 0;
-    return mode.big ? Math.round(px * 1.4) : px;
+    const meta = (gd.layout && gd.layout.meta) || {};
+    const px = Number(meta.min_width) || 0;
+    return mode.big ? Number(meta.min_width_projector) || Math.round(px * 1.4) : px;
   };
 
   async function apply(gd, mode) {

@@ -52,12 +52,6 @@ def cell_width(labels: list[str]) -> int:
     return int(max([MIN_CELL, *(_label_px(html.unescape(line.replace("<b>", "").replace("</b>", ""))) for line in lines)]))
 
 
-def _min_width(fig: go.Figure, columns: int, labels: list[str], extra: int = 140) -> go.Figure:
-    """Ask the page for room: `columns` cells of the widest label's width, plus the axis labels' margin."""
-    fig.update_layout(meta={"min_width": columns * cell_width(labels) + extra})
-    return fig
-
-
 def _discrete_scale() -> list[list]:
     n = len(_ORDER)
     scale = []
@@ -66,36 +60,99 @@ def _discrete_scale() -> list[list]:
     return scale
 
 
+# Projector mode (assets/plot_fit.js) draws the cells' text at PROJECTOR_FONT px instead of CELL_FONT: a cell's text
+# grows by their ratio, its padding does not.
+PROJECTOR_FONT = 16
+# The widest a grid band may ask for, in projector mode: the plot's box at a 1440 px window (1,214 px, measured in
+# Chromium), a little under. A longer sentence wraps into bands of columns (as text wraps into lines), each holding
+# its tokens at their own width, so every cell (the masked ones at the sentence's end too) is in view without a
+# sideways scroll on a desktop, projector mode included (issue 37, item 2). A narrower box (a phone) still scrolls.
+GRID_BOX = 1200
+
+
+def _projector_px(width: float) -> float:
+    """A cell of `width` px at the cell font, at the projector's font."""
+    return max(MIN_CELL, (width - 10) * PROJECTOR_FONT / CELL_FONT + 10)
+
+
+def _label_margin(labels: list[str], font: float) -> float:
+    """The left margin the row labels take at `font` px, and the plot's own padding."""
+    return 40 + max((_label_px(label) - 10 for label in labels), default=0) * font / CELL_FONT
+
+
+def _greedy_bands(need: list[float], room: float) -> list[range]:
+    bands, start, used = [], 0, 0.0
+    for c, width in enumerate(need):
+        if c > start and used + width > room:
+            bands.append(range(start, c))
+            start, used = c, 0.0
+        used += width
+    return bands + ([range(start, len(need))] if start < len(need) else [])
+
+
+def grid_bands(widths: list[int], labels: list[str], box: float = GRID_BOX) -> list[range]:
+    """The columns in bands, in reading order: as few bands as hold every column within `box` px at the projector's
+    font (with the row labels' margin), at least one column each, as even as that count allows (filled greedily
+    instead, a sentence just over one band left a lone [SEP] in the second)."""
+    need = [_projector_px(width) for width in widths]
+    room = box - _label_margin(labels, PROJECTOR_FONT)
+    count = len(_greedy_bands(need, room))
+    low, high = max([sum(need) / max(count, 1), *need], default=0), max(room, *need, 0)
+    for _ in range(20):  # the narrowest room that still needs no more bands
+        mid = (low + high) / 2
+        low, high = (low, mid) if len(_greedy_bands(need, mid)) <= count else (mid, high)
+    return _greedy_bands(need, high)
+
+
 def token_grid_figure(
-    tokens: list[list[str]], rows: list[tuple[str, list[str]]], names: dict[str, str], title: str = ""
+    tokens: list[list[str]], rows: list[tuple[str, list[str]]], names: dict[str, str], title: str = "", box: float = GRID_BOX
 ) -> go.Figure:
-    """Rows of tokens coloured by what happened to each; `tokens` gives the text per row, `names` the legend."""
-    z = [[_ORDER.index(a) for a in actions] for _, actions in rows]
-    hover = [
-        [f"{_plain(t)}<br>{_plain(names.get(a, a))}" if a != "pad" else "" for t, a in zip(toks, actions)]
-        for toks, (_, actions) in zip(tokens, rows)
-    ]
-    # Each column as wide as its own widest token (cell edges as x): one cell width for all, the widest token's, made
-    # the default sentence 1,528 px in a 1,214 px box at 1440 px and pushed its masked end out of view (issue 37).
+    """Rows of tokens coloured by what happened to each; `tokens` gives the text per row, `names` the legend.
+
+    Each column is as wide as its own widest token (cell edges as x): one cell width for all, the widest token's, made
+    the default sentence 1,528 px in a 1,214 px box at 1440 px and pushed its masked end out of view (issue 37). A
+    sentence wider than `box` (at the projector's font) wraps into bands of columns (`grid_bands`), one heatmap each,
+    its rows under the band before, labelled again; the figure asks the page for the widest band's width at each font
+    (layout.meta: min_width, min_width_projector; assets/plot_fit.js scrolls a box narrower than that)."""
     n = max((len(toks) for toks in tokens), default=0)
     widths = [cell_width([_plain(toks[c]) for toks in tokens if c < len(toks)]) for c in range(n)]
-    edges = [sum(widths[:c]) for c in range(n + 1)]
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=edges,
-            text=[[_plain(t) for t in toks] for toks in tokens],
-            texttemplate="%{text}",
-            hovertext=hover,
-            hoverinfo="text",
-            colorscale=_discrete_scale(),
-            zmin=0,
-            zmax=len(_ORDER),
-            showscale=False,
-            xgap=2,
-            ygap=2,
+    labels = [_plain(label) for label, _ in rows]
+    bands = grid_bands(widths, labels, box) if n else []
+    per_band = len(rows) + 1  # a band's rows and an empty one under it (the gap between bands)
+    fig = go.Figure()
+    for b, band in enumerate(bands):
+        edges = [0]
+        for c in band:
+            edges.append(edges[-1] + widths[c])
+
+        def cells(row: list, c0=band.start, c1=band.stop, fill=""):
+            return [row[c] if c < len(row) else fill for c in range(c0, c1)]
+
+        fig.add_trace(
+            go.Heatmap(
+                z=[[_ORDER.index(a) for a in cells(actions, fill="pad")] for _, actions in rows],
+                x=edges,
+                y=[b * per_band + r for r in range(len(rows))],
+                text=[[_plain(t) for t in cells(toks)] for toks in tokens],
+                texttemplate="%{text}",
+                hovertext=[
+                    [
+                        f"{_plain(t)}<br>{_plain(names.get(a, a))}" if a != "pad" else ""
+                        for t, a in zip(cells(toks), cells(acts, fill="pad"))
+                    ]
+                    for toks, (_, acts) in zip(tokens, rows)
+                ],
+                hoverinfo="text",
+                colorscale=_discrete_scale(),
+                zmin=0,
+                zmax=len(_ORDER),
+                showscale=False,
+                xgap=2,
+                ygap=2,
+                textfont=dict(size=CELL_FONT),
+                showlegend=False,
+            )
         )
-    )
     occurring = dict.fromkeys(a for _, actions in rows for a in actions if a not in _NOT_IN_LEGEND)
     for action in occurring:  # legend: only the fates that occur
         fig.add_trace(
@@ -107,13 +164,25 @@ def token_grid_figure(
                 marker=dict(size=12, symbol="square", color=ACTION_COLOURS[action]),
             )
         )
-    fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=[_plain(label) for label, _ in rows], autorange="reversed")
-    fig.update_xaxes(showticklabels=False)
-    fig.update_layout(legend=dict(orientation="h", y=-0.15), plot_bgcolor="white")
-    fig.update_traces(textfont=dict(size=CELL_FONT), selector=dict(type="heatmap"))
-    fig.update_xaxes(range=[0, edges[-1]] if n else None)
-    fig.update_layout(meta={"min_width": edges[-1] + 40 + 8 * max((len(r) for r, _ in rows), default=0)})
-    return base_layout(fig, title, height=140 + 42 * len(rows))
+    shown_rows = len(bands) * per_band - 1 if bands else len(rows)
+    fig.update_yaxes(
+        tickvals=[b * per_band + r for b in range(len(bands)) for r in range(len(rows))],
+        ticktext=labels * len(bands),
+        range=[shown_rows - 0.5, -0.5],  # top to bottom, the gaps' rows empty
+        showgrid=False,
+        zeroline=False,
+    )
+    widest = max((sum(widths[c] for c in band) for band in bands), default=0)
+    fig.update_xaxes(showticklabels=False, range=[0, widest] if n else None, showgrid=False, zeroline=False)
+    fig.update_layout(legend=dict(orientation="h", y=-0.15 * len(rows) / shown_rows if bands else -0.15), plot_bgcolor="white")
+    projector = max((sum(_projector_px(widths[c]) for c in band) for band in bands), default=0)
+    fig.update_layout(
+        meta={
+            "min_width": round(widest + _label_margin(labels, CELL_FONT)),
+            "min_width_projector": round(projector + _label_margin(labels, PROJECTOR_FONT)),
+        }
+    )
+    return base_layout(fig, title, height=140 + 42 * shown_rows)
 
 
 def matrices_figure(
@@ -228,10 +297,15 @@ def sbo_figure(
         else f"{_plain(tokens[i])} ({i})"
         for i in range(len(tokens))
     ]
+    # Each cell as wide as its own text (cell edges as x, arcs between cell centres): one width for all, the widest
+    # token's, made the default sentence ask 1,460 px of a 1,214 px box at 1440 px, its end (a span's p2) cut.
+    widths = [cell_width([text]) for text in cell_text]
+    edges = [sum(widths[:c]) for c in range(len(widths) + 1)]
+    centre = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
     fig = go.Figure(
         go.Heatmap(
             z=[[scale_names.index(c) for c in colour_of]],
-            x=list(range(len(tokens))),
+            x=edges,
             y=[0],
             text=[cell_text],
             texttemplate="%{text}",
@@ -265,7 +339,7 @@ def sbo_figure(
                 continue
             height = sign * (0.35 + 0.22 * abs(s["target"] - b))
             top = max(top, abs(height) + 0.7)
-            xs, ys = _arc(b, s["target"], y0, height)
+            xs, ys = _arc(centre[b], centre[s["target"]], y0, height)
             fig.add_trace(
                 go.Scatter(
                     x=xs,
@@ -286,9 +360,10 @@ def sbo_figure(
                 )
             )
             shown_legend.add(side)
-    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-0.6, len(tokens) - 0.4])
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-4, edges[-1] + 4])
     fig.update_yaxes(visible=False, range=[-top, top])
     fig.update_layout(legend=dict(orientation="h", y=-0.05), plot_bgcolor="white")
     fig.update_traces(textfont=dict(size=CELL_FONT), selector=dict(type="heatmap"))
-    _min_width(fig, len(tokens), cell_text, 60)
+    projector = sum(_projector_px(w) for w in widths)
+    fig.update_layout(meta={"min_width": round(edges[-1] + 60), "min_width_projector": round(projector + 60)})
     return base_layout(fig, title, height=int(160 + 70 * top))

@@ -134,6 +134,19 @@ class LabProgress:
         return False
 
 
+def lab_base(key: str, texts: list[str], runtime: Runtime) -> LoadedModel:
+    """The base a training starts from, loaded through `runtime` (damaged or missing files refused in words by the
+    load path), refused too when it has no mask token or reads `texts` mostly as its unknown token.
+
+    The runner calls it before a job queues (a refusal at once, no worker started) and the training again in its
+    worker: one list of what makes a base unusable."""
+    base = runtime.model(key)
+    check_readable(texts, base.tokenizer, base.spec)
+    if base.tokenizer.mask_token is None:
+        raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=base.spec.label)
+    return base
+
+
 def run_mlm_lab(
     request: LabRequest, runtime: Runtime, progress: LabProgress | None = None, ranks: dict[str, int] | None = None
 ) -> tuple[LabResult, LoadedModel | None]:
@@ -154,11 +167,8 @@ def run_mlm_lab(
     else:
         reference = "given"
     on_phase("before")
-    base = runtime.model(settings.base)
+    base = lab_base(settings.base, texts, runtime)
     tok = base.tokenizer
-    check_readable(texts, tok, base.spec)
-    if tok.mask_token is None:
-        raise InputError("no_mask_token", "{model} has no mask token: it cannot fill in blanks.", model=base.spec.label)
 
     def single_token(word: str) -> bool:
         """The model reads the part a probe hides as one token (the word, or a Chinese word's last character)."""

@@ -4,7 +4,8 @@ A `Job` is started in its own thread; it waits its turn (its queue position is r
 time), then trains and measures in the lab's worker process (playground.mlm_lab.worker).
 `cancel()` is honoured while waiting, after every training step and between evaluation batches.
 The queue is bounded (`max_jobs`, running one included) and one client (an address) may hold at
-most `per_client` of its places: past either, `submit` refuses at once. Whoever waits for a job
+most `per_client` of its places: past either, `submit` refuses at once, as it does a base that cannot train
+(damaged files, no mask token, a corpus it cannot read: loaded and checked before a worker starts). Whoever waits for a job
 calls `job.touch()` as it reads; a job nobody has read for `unread_s` seconds (the page went away,
 or an API client posted and never read the stream) is cancelled. The fine-tuned model is kept in
 the Runtime under the session's random token (playground.mlm_lab.sessions), so nothing one user
@@ -21,8 +22,8 @@ from typing import Callable
 
 from playground import settings
 from playground.errors import InputError
-from playground.mlm_lab import sessions
-from playground.mlm_lab.lab import LabProgress, LabRequest
+from playground.mlm_lab import corpus, sessions
+from playground.mlm_lab.lab import LabProgress, LabRequest, lab_base
 from playground.mlm_lab.training import CurvePoint, LabResult
 from playground.models import LoadedModel
 from playground.runtime import Runtime
@@ -106,9 +107,15 @@ class Runner:
     def submit(self, request: LabRequest, session: str, client: str = "") -> Job:
         """Queue a training for `session` (its previous one, waiting or running, is cancelled first).
 
-        Refused (InputError) when the queue already holds `max_jobs` trainings, or `per_client` from this client.
+        Refused (InputError) when the queue already holds `max_jobs` trainings, or `per_client` from this client, or
+        when its base cannot train on its corpus (`lab_base`).
         """
         self.cancel_session(session)
+        # The base loads (or is refused) here, in the caller's thread, before anything queues: a damaged overlay, a
+        # base without a mask token or one that reads the corpus as unknown tokens is told at once, not after the
+        # worker process started and loaded it (~90 s on a busy 2-core machine; issue 37, item 21). Not a second
+        # copy: the server loads this base anyway, to rebuild the fine-tuned model on it (worker._rebuild).
+        lab_base(request.settings.base, corpus.sentences(request.corpus), self.runtime)
         job = Job(request, session, next(self._ids), client)
         with self._lock:
             live = [j for j in self._queue if not j.cancelled.is_set()]

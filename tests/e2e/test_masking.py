@@ -12,8 +12,9 @@ import re
 
 import pytest
 
+from playground.figures.masking import ACTION_COLOURS
 from tests.e2e.helpers import checkpoint, open_tab
-from tests.e2e.plot_layout import PLOTS_SAY_JS
+from tests.e2e.plot_layout import FITTED_JS, PLOTS_SAY_JS
 
 TEXT = "The unbelievable tokenizer splits playground sentences."
 
@@ -83,6 +84,57 @@ def test_the_objective_menu_offers_statistics_runs_and_follows_the_language_swit
     page.get_by_role("radio", name="中文", exact=True).check()
     page.wait_for_function(PLOTS_SAY_JS, arg=["每个词元的命运", "What happens to each token"], timeout=60_000)
     checkpoint(page, "masking-bert-zh")
+
+    _projector_keeps_the_masked_tokens_in_view(page)
+
+
+# What the grid shows of its cells: the box's widths, how many bands, and the marked cells (masked, replaced, dropped:
+# every fate but these) whose rect leaves the box's visible part.
+FATES = list(ACTION_COLOURS)  # a heatmap's z: the fate's index here
+UNMARKED = ["none", "special", "context", "original", "pad"]
+GRID_IN_VIEW_JS = """([order, unmarked]) => {
+  const gd = document.querySelector('#masking-grid .js-plotly-plot'); const box = gd.parentElement;
+  const seen = box.getBoundingClientRect(); const svg = gd.querySelector('.main-svg').getBoundingClientRect();
+  const full = gd._fullLayout;
+  const bands = gd._fullData.filter((t) => t.type === 'heatmap'); const out = [];
+  for (const hm of bands) hm.z.forEach((row, r) => row.forEach((fate, c) => {
+    const left = svg.left + full._size.l + full.xaxis.l2p(hm.x[c]), right = svg.left + full._size.l + full.xaxis.l2p(hm.x[c + 1]);
+    if (!unmarked.includes(order[fate]) && (left < seen.left - 0.5 || right > seen.right + 0.5)) out.push(hm.text[r][c]);
+  }));
+  return {scroll: box.scrollWidth, client: box.clientWidth, bands: bands.length, out};
+}"""
+LONG = (
+    "The unbelievable tokenizer splits playground sentences into subword pieces, and the students watch every masked "
+    "token travel through the encoder before the teacher explains span corruption."
+)
+
+
+def _projector_keeps_the_masked_tokens_in_view(page) -> None:
+    """Issue 37, item 2, at 1440x900 in projector mode (its fonts 16 px, the cells wider): the default sentence's grid
+    asked 1,236 px of a 1,214 px box and scrolled sideways, T5's dropped end out of view. Now no sideways scroll and
+    every masked cell inside the box, for the default sentence and for a long one on T5 (wrapped into bands)."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.locator("#tp-projector input").check()
+    page.wait_for_function("() => document.body.classList.contains('tp-projector')", timeout=30_000)
+    page.wait_for_function(FITTED_JS, timeout=60_000)
+    shown = page.evaluate(GRID_IN_VIEW_JS, [FATES, UNMARKED])
+    assert shown["scroll"] <= shown["client"] and not shown["out"], shown
+    checkpoint(page, "masking-bert-zh-projector")
+
+    drawn = page.locator("#masking-summary").inner_text()
+    page.locator("#masking-text textarea").fill(LONG)
+    page.locator("#masking-strategy input[value='t5']").check()  # another objective redraws at once, on this text
+    page.wait_for_function(
+        "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText !== old"
+        " && e.innerText.includes('extra_id') && !e.querySelector('.progress-text, .eta-bar'); }",
+        arg=["#masking-summary", drawn],
+        timeout=60_000,
+    )
+    page.wait_for_function(FITTED_JS, timeout=60_000)
+    shown = page.evaluate(GRID_IN_VIEW_JS, [FATES, UNMARKED])
+    assert shown["bands"] > 1 and shown["scroll"] <= shown["client"] and not shown["out"], shown
+    checkpoint(page, "masking-t5-long-zh-projector")
+    page.locator("#tp-projector input").uncheck()
 
 
 def _link(page, **params):

@@ -113,9 +113,56 @@ def test_a_damaged_overlay_is_refused_by_every_endpoint_that_loads_it(damaged_ov
     calls = {
         "fill_mask": lambda: fill_mask_api("The [MASK] sat on the mat.", [OVERLAY], 5, lang),
         "inside_embeddings": lambda: inside_embeddings_api("The cat sat.", "", OVERLAY, lang),
+        "mlm_lab_train": lambda: mlm_lab_api(use_sample=True, base=OVERLAY, max_steps=1, lang=lang),
     }
-    if lang == "zh":  # the lab starts its training process first (~90 s on a busy 2-core machine): once, in Chinese
-        calls["mlm_lab_train"] = lambda: mlm_lab_api(use_sample=True, base=OVERLAY, max_steps=1, lang=lang)
     for name, call in calls.items():
         message = _refusal(call)
         assert word in message and "overlay.safetensors" in message, (name, message)
+
+
+class InProcessWorker:
+    """The lab's worker, recorded when started and training in this process (the real one is a fresh interpreter:
+    tests/integration/test_lab_worker.py)."""
+
+    started: list = []
+
+    def __init__(self):
+        InProcessWorker.started.append(self)
+
+    def run(self, request, progress, base, ranks=None):
+        from playground.mlm_lab.lab import run_mlm_lab
+        from playground.serve import runtime as app
+
+        return run_mlm_lab(request, app.APP, progress, ranks={})
+
+
+@pytest.fixture
+def lab_workers(monkeypatch):
+    from playground.mlm_lab import runner
+
+    monkeypatch.setattr(runner, "Worker", InProcessWorker)
+    monkeypatch.setattr(InProcessWorker, "started", [])
+    return InProcessWorker.started
+
+
+@pytest.mark.parametrize("lang, word", [("en", "damaged"), ("zh", "已损坏")])
+def test_the_lab_refuses_a_damaged_overlay_before_any_training_worker_starts(damaged_overlay, lab_workers, lang, word):
+    """Before, the refusal came from the worker's own load, after the worker process started (~90 s here)."""
+    from playground.mlm_lab.runner import runner_for
+    from playground.serve import runtime as app
+    from playground.ui.mlm_lab.api import mlm_lab_api
+
+    message = _refusal(lambda: mlm_lab_api(use_sample=True, base=OVERLAY, max_steps=1, lang=lang))
+    assert word in message and "overlay.safetensors" in message
+    assert lab_workers == [] and runner_for(app.APP).busy() == 0  # nothing started, nothing queued
+
+
+def test_a_whole_overlay_still_trains_through_the_lab_api(app_runtime, lab_workers):
+    from playground.ui.mlm_lab.api import mlm_lab_api
+
+    assert availability.check(get_spec(OVERLAY)).ok
+    app_runtime(models.ModelStore().load)
+    text = "\n".join(f"The patient number {i} was given a dose of the medicine after the meal." for i in range(30))
+    *_, last = mlm_lab_api(corpus=text, base=OVERLAY, max_steps=2, max_seconds=60, lang="en")
+    assert last["phase"] == "done" and last["result"]["steps"] == 2
+    assert len(lab_workers) == 1

@@ -33,8 +33,10 @@ def test_sbo_figure_draws_an_arc_from_each_boundary_to_each_masked_token(tiny_ml
             drawn = [d for d in arcs if d["meta"]["side"] == side]
             want = [s for s in sbo if s[side] is not None]
             assert len(drawn) == len(want)  # one arc per masked token from each boundary
+            edges = fig["data"][0]["x"]  # the cells' edges: an arc runs between cell centres
+            centre = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
             for d, s in zip(drawn, want):
-                assert d["x"][0] == s[side] and d["x"][-1] == s["target"]  # starts at the boundary, ends at the token
+                assert d["x"][0] == centre[s[side]] and d["x"][-1] == centre[s["target"]]  # boundary to token
                 assert d["meta"]["boundary"] == s[side]
         for span in r.details["spans"]:  # relative positions 1..len inside each span, on the span's cells
             rows = [s for s in sbo if span["start"] <= s["target"] <= span["end"]]
@@ -62,16 +64,22 @@ def test_span_view_shows_the_sbo_figure_in_both_languages(tiny_mlm):
 
 def test_token_cells_ask_for_room_for_their_widest_token_instead_of_shrinking():
     """Issue 19: T5 and a 40-token Chinese sentence got 5-7 px cells. The grid asks the page for a width at which
-    every cell holds its token (assets/plot_fit.js scrolls the box), growing with the tokens and their length."""
+    every cell of its widest band holds its token (assets/plot_fit.js scrolls a narrower box), growing with the
+    tokens' length; a sentence longer than a band wraps into more bands (issue 37, item 2), never into narrower cells."""
     from playground.figures.masking import MIN_CELL, cell_width, sbo_figure, token_grid_figure
 
     short = ["中"] * 40
     long = ["<extra_id_12>"] * 40
     rows = [("draw", ["none"] * 40)]
     width = lambda fig: fig.layout.meta["min_width"]  # noqa: E731
-    assert width(token_grid_figure([short], rows, {})) >= 40 * MIN_CELL
-    assert width(token_grid_figure([long], rows, {})) >= 40 * cell_width(["&lt;extra_id_12&gt;"]) > 40 * MIN_CELL
+    cells = lambda fig: [b - a for d in fig.data if d.type == "heatmap" for a, b in zip(d.x, d.x[1:])]  # noqa: E731
+    for tokens, cell in ((short, MIN_CELL), (long, cell_width(["&lt;extra_id_12&gt;"]))):
+        fig = token_grid_figure([tokens], rows, {})
+        assert len(cells(fig)) == 40 and min(cells(fig)) >= cell  # every token, in a cell that holds it
+        widest = max(d.x[-1] for d in fig.data if d.type == "heatmap")
+        assert width(fig) >= widest  # the widest band's cells, at least
     assert cell_width(["<extra_id_12>"]) >= 13 * 7.5  # the label's characters fit
+    assert width(token_grid_figure([long], rows, {})) > width(token_grid_figure([short], rows, {}))
     assert width(token_grid_figure([short[:10]], [("draw", ["none"] * 10)], {})) < width(token_grid_figure([short], rows, {}))
     sbo = sbo_figure(long[:12], ["mask"] * 12, [], {})
     assert width(sbo) >= 12 * cell_width(["<extra_id_12>"])

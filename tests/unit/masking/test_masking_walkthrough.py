@@ -32,6 +32,39 @@ def test_the_grid_asks_for_each_columns_own_width_so_the_sentence_fits_a_desktop
     edges = list(fig.data[0].x)
     assert len(edges) == len(TOKENS) + 1 and edges[-1] <= asked
     assert all(b - a >= cell_width([tok]) for a, b, tok in zip(edges, edges[1:], TOKENS))  # every token fits its cell
+    # projector mode too: its fonts asked 1.4 times as much (1,236 px, a sideways scroll); the figure now says what the
+    # projector's font needs, and the default sentence still fits one band
+    assert [d.type for d in fig.data].count("heatmap") == 1 and fig.layout.meta["min_width_projector"] <= BOX_AT_1440
+
+
+BOX_AT_1440 = 1214  # px: the grid's box in Chromium at a 1440x900 window, both languages, projector mode or not
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("strategy", sorted(OBJECTIVES))
+def test_every_objectives_grid_wraps_into_bands_that_a_1440_box_holds_in_projector_mode(tiny_mlm, strategy, lang):
+    """Item 2: a sentence wider than the box wraps into bands of columns (the tiny tokenizer cuts the sentence into 38
+    pieces, three bands), so every cell, the masked, replaced and dropped ones at its end too, is in view without a
+    sideways scroll at 1440 px, projector mode included. No cell is lost or reordered and each still holds its text."""
+    from playground.figures.masking import _ORDER, _plain
+
+    run = _run(tiny_mlm, strategy, seed=3)
+    tokens, rows = render.VIEWS[run.strategy].rows(run, lang)
+    fig = render.grid_figure(run, lang)
+    bands = [d for d in fig.data if d.type == "heatmap"]
+    assert len(bands) > 1  # the premise: one band would ask more than the box
+    assert fig.layout.meta["min_width"] <= fig.layout.meta["min_width_projector"] <= BOX_AT_1440
+    assert all(band.x[-1] <= fig.layout.meta["min_width"] for band in bands)
+    for r, (_, actions) in enumerate(rows):
+        shown = [cell for band in bands for cell in band.text[r]]
+        fates = [_ORDER[z] for band in bands for z in band.z[r]]
+        assert shown[: len(tokens[r])] == [_plain(t) for t in tokens[r]] and not any(shown[len(tokens[r]) :])
+        assert fates[: len(actions)] == list(actions) and set(fates[len(actions) :]) <= {"pad"}
+    for band in bands:  # every cell holds its texts, the rows' widest
+        for c, (a, b) in enumerate(zip(band.x, band.x[1:])):
+            assert b - a >= cell_width([row[c] for row in band.text if row[c]] or [""])
+    ticks = list(fig.layout.yaxis.ticktext)
+    assert ticks == [_plain(label) for label, _ in rows] * len(bands)  # each band's rows named
 
 
 def test_electra_original_row_colours_each_piece_by_its_own_fate():
@@ -78,3 +111,20 @@ def test_objectives_are_table_rows_and_the_menu_follows_the_table():
     renderer read the table, never a name."""
     assert [key for _, key in tab.strategy_choices("en")] == list(OBJECTIVES) == list(render.VIEWS)
     assert {key: tab.has_statistics(key) for key in OBJECTIVES} == {k: row.stats is not None for k, row in OBJECTIVES.items()}
+
+
+def test_spanberts_boundary_figure_fits_the_default_sentence_at_1440_in_projector_mode():
+    """Item 2, "SpanBERT's p2 cut": the span boundary figure under the grid gave every cell the widest token's width
+    (1,460 px asked of 1,214 at 1440 px), so a span at the sentence's end (its p2 cell) was out of view. Each cell is
+    now as wide as its own text (token and p-label), the arcs between cell centres."""
+    from playground.figures.masking import sbo_figure
+
+    actions = ["special", *["none"] * 9, "mask", "mask", "none", "special"]
+    sbo = [{"target": 10, "left": 9, "right": 12, "position": 1}, {"target": 11, "left": 9, "right": 12, "position": 2}]
+    fig = sbo_figure(TOKENS, actions, sbo, {})
+    texts = fig.data[0].text[0]
+    assert len(TOKENS) * cell_width(texts) + 60 > BOX_AT_1440  # the old uniform cells did not fit
+    assert fig.layout.meta["min_width"] <= fig.layout.meta["min_width_projector"] <= BOX_AT_1440
+    edges = list(fig.data[0].x)
+    assert all(b - a >= cell_width([text]) for a, b, text in zip(edges, edges[1:], texts))  # every cell holds its text
+    assert texts[11].endswith("<b>p2</b>") and edges[-1] <= fig.layout.meta["min_width"]
