@@ -183,6 +183,24 @@ def save_release(model, tokenizer, out: Path) -> None:
     tmp.rmdir()
 
 
+def train_step(model, optim, batch: dict, label_smoothing: float) -> tuple[float, float]:
+    """One update; returns (the label-smoothed loss it minimised, the plain cross-entropy).
+
+    Label smoothing by hand: T5ForConditionalGeneration's own loss (`run.loss`, returned for the log) has none.
+    The model shifts `labels` right behind its decoder start token (pad) itself; -100 marks the padding."""
+    import torch
+
+    run = model(**batch)
+    loss = torch.nn.functional.cross_entropy(
+        run.logits.flatten(0, 1), batch["labels"].flatten(), ignore_index=-100, label_smoothing=label_smoothing
+    )
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optim.step()
+    optim.zero_grad(set_to_none=True)
+    return loss.item(), run.loss.item()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=120.0, help="training time this run")
@@ -320,17 +338,8 @@ def main() -> None:
         for group in optim.param_groups:
             group["lr"] = lr_at(step, args.lr, args.warmup)
         batch = mix.batch(rng, args.batch, progress=step / max(1, args.curriculum_steps))
-        run = model(**batch)
-        # Label smoothing by hand: T5ForConditionalGeneration's own loss (run.loss, logged) has none.
-        loss = torch.nn.functional.cross_entropy(
-            run.logits.flatten(0, 1), batch["labels"].flatten(), ignore_index=-100, label_smoothing=args.label_smoothing
-        )
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optim.step()
-        optim.zero_grad(set_to_none=True)
+        running.append(train_step(model, optim, batch, args.label_smoothing))
         step += 1
-        running.append((loss.item(), run.loss.item()))
         if step % 50 == 0:
             elapsed = (time.perf_counter() - started) / 60
             rate = lr_at(step, args.lr, args.warmup)
