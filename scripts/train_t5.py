@@ -216,6 +216,7 @@ def main() -> None:
     )
     parser.add_argument("--preset", choices=sorted(PRESETS), default="hsk", help="a resumed run keeps its own")
     parser.add_argument("--label-smoothing", type=float, default=0.1)
+    parser.add_argument("--dropout", type=float, default=None, help="instead of the preset's (a new run only)")
     parser.add_argument(
         "--curriculum-steps", type=int, default=1500, help="steps over which sentence pairs grow from the shortest 30 %%"
     )
@@ -244,6 +245,9 @@ def main() -> None:
     ck = torch.load(last) if args.resume and last.exists() else None
     preset_name = ck.get("preset", "everyday") if ck else args.preset  # the first runs' checkpoints had no name
     preset = PRESETS[preset_name]
+    # --dropout overrides the preset's for a new run; a resumed run keeps what its checkpoint was trained with
+    dropout = ck.get("dropout", preset.config["dropout_rate"]) if ck else args.dropout
+    config = preset.config | ({"dropout_rate": dropout} if dropout is not None else {})
     senses, counts = data.cedict_senses(), data.jieba_counts()
     keep = data.hsk_words(train) if preset.words == "hsk" else None
     if keep is not None and args.top_words:
@@ -258,7 +262,7 @@ def main() -> None:
         tokenizer = data.train_tokenizer(data.tokenizer_texts(train, words), preset.vocab)
         tokenizer.save_pretrained(tok_dir)
         tokenizer = AutoTokenizer.from_pretrained(tok_dir)  # what the app will load
-    model = build_model(tokenizer, base=preset.config)
+    model = build_model(tokenizer, base=config)
     optim = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01, betas=(0.9, 0.98))
     step, minutes_before, best, history = 0, 0.0, None, []
     if ck:
@@ -268,7 +272,7 @@ def main() -> None:
     n_params = sum(p.numel() for p in model.parameters())
     say(
         f"--- scripts/train_t5.py{' (resumed)' if step else ''}: preset {preset_name}, "
-        f"T5 {json.dumps(preset.config)}, vocab {len(tokenizer)}, {n_params:,} params; "
+        f"T5 {json.dumps(config)}, vocab {len(tokenizer)}, {n_params:,} params; "
         f"HSK train {len(train)} (dev {len(dev)}, held out {len(held)} unread), "
         f"CC-CEDICT word pairs {len(words)} (top words {args.top_words or 'all'}); "
         f"shares {args.shares}; label smoothing {args.label_smoothing}, curriculum {args.curriculum_steps} steps; "
@@ -296,7 +300,7 @@ def main() -> None:
             summary = dict(
                 model="a small classroom T5, trained here",
                 architecture="T5ForConditionalGeneration (transformers T5Config), trained from scratch",
-                config=preset.config,
+                config=config,
                 preset=preset_name,
                 label_smoothing=args.label_smoothing,
                 vocab=f"{len(tokenizer)} Unigram pieces (CJK characters single tokens), {data.SENTINELS} sentinels",
@@ -324,6 +328,7 @@ def main() -> None:
                 "optim": optim.state_dict(),
                 "step": step,
                 "preset": preset_name,
+                "dropout": config["dropout_rate"],
                 "minutes": minutes,
                 "best": best,
                 "history": history,
