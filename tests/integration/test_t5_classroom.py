@@ -19,8 +19,8 @@ from playground.registry import get_spec
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 FOLDER = ROOT / "assets" / "t5_classroom"
-# Until a checkpoint translates, its weights are not committed (docs/models.md: the measures of the best one are);
-# then this module has nothing to load. The views are tested on tiny random T5s in the unit tier meanwhile.
+# A checkout without the weights (they were committed once a checkpoint read its source, docs/models.md) has nothing
+# to load here; the views stay tested on tiny random T5s in the unit tier.
 pytestmark = pytest.mark.skipif(
     not (FOLDER / "model.safetensors").is_file(), reason="the classroom T5's weights are not committed (docs/models.md)"
 )
@@ -112,3 +112,19 @@ def test_the_code_panel_script_reproduces_the_view_on_the_bundled_t5(t5):
     assert ids == list(view.output_ids) and len(rows) == len(view.steps) > 0
     for row, step in zip(rows, view.steps):
         assert np.allclose(row, step.cross.mean(axis=(0, 1)), atol=2e-4)  # the script rounds to 4 decimals
+
+
+def test_the_lessons_example_translates_and_its_tea_step_looks_at_tea(t5):
+    """The lessons' offline link (a training sentence, and its note says so): the bundled T5 writes the reference,
+    and the step that writes "tea" looks most at 茶 (cross-attention, every layer and head averaged), the step a
+    student follows from the source to the new token (docs/models.md)."""
+    from playground import t5 as t5_views
+    from playground.lessons import T5_ZH_EN
+    from playground.runtime import Runtime
+
+    view = t5_views.run_text_to_text(
+        t5_views.TextToTextRequest(text=T5_ZH_EN, model="t5-classroom", max_new_tokens=16), Runtime(load=lambda key, **_: t5)
+    )
+    assert t5.tokenizer.decode(view.output_ids, skip_special_tokens=True) == "I want to drink a cup of tea."
+    tea = next(step for step in view.steps if step.token == "▁tea")
+    assert view.source_tokens[int(tea.cross.mean(axis=(0, 1)).argmax())] == "茶"
