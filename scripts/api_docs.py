@@ -107,8 +107,8 @@ def call_examples(url: str, names: list[str]) -> dict[str, Any]:
 
 def unavailable(name: str) -> str:
     """Why the endpoint's example cannot run on this offline app ("" when it can): its model's availability reason.
-    The classroom T5's weights are not committed until a checkpoint translates; /text_to_text's fields are then
-    documented in api.md only, and its table here comes back with them."""
+    (An example whose model is missing from a checkout, e.g. the classroom T5 before its weights were committed, has
+    its fields documented in api.md only; its table here comes back with the model.)"""
     model = EXAMPLES[name].get("model")
     if not isinstance(model, str) or not model:
         return ""

@@ -244,18 +244,24 @@ class Mixture:
         eos = self.tok.eos_token_id
         if r < self.shares[0] + self.shares[1]:
             reach = max(2, round(len(self.pairs) * min(1.0, max(0.3, progress))))
-            p = self.pairs[rng.randrange(reach)] if r < self.shares[0] else rng.choice(self.words)
-            src = self.tok(p.source, truncation=True, max_length=self.max_len).input_ids
-            tgt = self.tok(p.target, truncation=True, max_length=self.max_len).input_ids
-            return src, tgt
+            return self.encode(self.pairs[rng.randrange(reach)] if r < self.shares[0] else rng.choice(self.words))
         ids = self.tok(rng.choice(self.texts), add_special_tokens=False).input_ids[: self.max_len - 1]
         inp, out = span_corrupt(ids, self.sentinel_ids, rng)
         return inp + [eos], out + [eos]
 
+    def encode(self, pair: Pair) -> tuple[list[int], list[int]]:
+        """(source ids, target ids), each ending in </s>."""
+        src = self.tok(pair.source, truncation=True, max_length=self.max_len).input_ids
+        return src, self.tok(pair.target, truncation=True, max_length=self.max_len).input_ids
+
     def batch(self, rng: random.Random, size: int, progress: float = 1.0):
+        return self.collate([self.example(rng, progress) for _ in range(size)])
+
+    def collate(self, rows: list[tuple[list[int], list[int]]]) -> dict:
+        """Padded tensors: the source padded with <pad> (attention_mask 0 there), the labels with -100 (not scored)."""
         import torch
 
-        rows = [self.example(rng, progress) for _ in range(size)]
+        size = len(rows)
         pad = self.tok.pad_token_id
         ls, lt = max(len(s) for s, _ in rows), max(len(t) for _, t in rows)
         src = torch.full((size, ls), pad, dtype=torch.long)

@@ -120,9 +120,11 @@ T5_EXAMPLES = (
         "sentences, but long ones still confuse it, so they plan to train it for longer on more text.",
     ),
 )
-T5_ZH_EN = "translate Chinese to English: 我喜欢吃米饭。"
+# a training sentence, which the classroom T5 translates: the decoder visibly looks at 茶 while writing "tea" (on held-out
+# sentences it is a beginner: docs/models.md)
+T5_ZH_EN = "translate Chinese to English: 我想喝一杯茶。"
 T5_EN_ZH_GOOD = "translate English to Chinese: That is good."
-T5_EN_ZH = "translate English to Chinese: I like to drink tea."
+T5_EN_ZH = "translate English to Chinese: I want to drink a cup of tea."
 PROMPT_STEP_ZH = "我爱"  # the course's GPT step by step: 我 爱 -> 自然 -> 语言 -> 处理
 
 

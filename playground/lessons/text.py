@@ -441,10 +441,12 @@ STRINGS = {
     "lessons.try.t5_en_zh": ("Try it: English → Chinese, offline", "动手试试：英译中（离线）"),
     "lessons.try.t5_german": ("Try it: watch “gut” look back at “good” (t5-small)", "动手试试：看“gut”回看“good”（t5-small）"),
     "lessons.note.t5_classroom": (
-        "Runs on a small classroom T5, trained here on 3,800 HSK sentences and CC-CEDICT word pairs (CC BY-SA 4.0): a "
-        "beginner's translations, measured in docs/models.md.",
-        "使用课堂用小型 T5（本项目用 3,800 个 HSK 句子和 CC-CEDICT 词对训练，CC BY-SA 4.0）：翻译是初学者水平，测量结果见 "
-        "docs/models.md。",
+        "Runs on a small classroom T5, trained here on 3,800 HSK sentences and CC-CEDICT word pairs (CC BY-SA 4.0). "
+        "This sentence is one it was trained on, so it translates it, and you can watch a step look back at the word it "
+        "translates (想 ↔ want). On sentences it never saw it is a beginner: it gets the key word right only now and then "
+        "(docs/models.md).",
+        "使用课堂用小型 T5（本项目用 3,800 个 HSK 句子和 CC-CEDICT 词对训练，CC BY-SA 4.0）。这句话在它的训练数据里，所以它能译对，"
+        "你可以看到某一步回看它正在翻译的词（想 ↔ want）。对没见过的句子它只是初学者，偶尔才译对关键词（见 docs/models.md）。",
     ),
     "lessons.note.t5_offline_translate": (
         "t5-small needs the Hugging Face Hub; offline, the classroom T5 trained here translates the same sentence into "

@@ -516,7 +516,7 @@ def test_every_view_with_a_snippet_is_exercised():
         # run and compared with the view in unit tests, on tiny models of each family (tests/unit/insight/
         # test_insight_code.py, test_probes_code.py); the probes' numbers on the bundled models: test_probes.py
         "insight_lens", "insight_attribution", "insight_knockout", "insight_patching", "insight_probes",
-        "text_to_text",  # tests/unit/t5/test_t5_code.py (tiny T5); no bundled T5 to run until its weights are committed
+        "text_to_text",  # tests/unit/t5/test_t5_code.py (tiny T5); the bundled T5: tests/integration/test_t5_classroom.py
     }  # fmt: skip
 
 

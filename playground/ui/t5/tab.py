@@ -30,8 +30,8 @@ PRESETS = [
         "t5-small",
     ),
     ("The <extra_id_0> walks in <extra_id_1> park.", "t5-small"),
-    ("translate Chinese to English: 我喜欢吃米饭。", "t5-classroom"),
-    ("translate English to Chinese: I like to drink tea.", "t5-classroom"),
+    ("translate Chinese to English: 我想喝一杯茶。", "t5-classroom"),
+    ("translate English to Chinese: I want to drink a cup of tea.", "t5-classroom"),
 ]
 VIEW_JS = view_script("t5_view.js")
 

@@ -78,8 +78,7 @@ def test_one_card_shows_the_picked_lesson_and_only_its_try_it_buttons(built_app,
         buttons = {key: update for key, update in out.items() if isinstance(key, str) and "-try-" in key}
         shown = {i for i, update in buttons.items() if update["visible"]}
         assert shown == {i for i in buttons if i.startswith(f"lesson-{lesson.key}-try-")}, (lesson.key, shown)
-        # every lesson has a link that runs here, except where every model it needs is missing (the T5 lessons while
-        # the classroom T5's weights are not committed: their notes say so)
+        # every lesson has a link that runs here, except where every model it needs is missing (their notes say so)
         runnable = any(link.query for link in links[lesson.key])
         assert bool(shown) == runnable, lesson.key
     assert event("not-a-lesson", lang)["lesson-text"] == lesson_pages.lesson_markdown(LESSONS[0], lang)  # a bad link's key
