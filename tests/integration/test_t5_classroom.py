@@ -19,11 +19,6 @@ from playground.registry import get_spec
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 FOLDER = ROOT / "assets" / "t5_classroom"
-# A checkout without the weights (they were committed once a checkpoint read its source, docs/models.md) has nothing
-# to load here; the views stay tested on tiny random T5s in the unit tier.
-pytestmark = pytest.mark.skipif(
-    not (FOLDER / "model.safetensors").is_file(), reason="the classroom T5's weights are not committed (docs/models.md)"
-)
 SUBSET = 40
 MARGIN = {"chrf": 1.0, "rate": 0.03}  # greedy decoding in float32 is deterministic here; the margin covers other CPUs
 
@@ -128,3 +123,25 @@ def test_the_lessons_example_translates_and_its_tea_step_looks_at_tea(t5):
     assert t5.tokenizer.decode(view.output_ids, skip_special_tokens=True) == "I want to drink a cup of tea."
     tea = next(step for step in view.steps if step.token == "▁tea")
     assert view.source_tokens[int(tea.cross.mean(axis=(0, 1)).argmax())] == "茶"
+
+
+def test_the_masking_tabs_t5_objective_uses_the_bundled_t5s_sentinels_and_shows_what_it_writes(t5):
+    """Issue 33, item 6 offline: span corruption drawn with the classroom T5's own `<extra_id_k>`, and each sentinel
+    shows what the model wrote for it: its greedy answer to the corrupted ids, split at its sentinels."""
+    import torch
+
+    from playground.masking.objectives import run_masking
+    from playground.masking.results import MaskingRequest
+    from playground.runtime import Runtime
+
+    runtime = Runtime(load=lambda key, **_: t5, load_tokenizer=lambda key: t5.tokenizer)
+    run = run_masking(MaskingRequest("我想喝一杯茶。我喜欢吃米饭和菜。", "t5-classroom", "t5", seed=3), runtime)
+    d = run.details
+    assert d["sentinels_real"] and d["spans"] >= 1 and len(d["filled"]) == d["spans"]
+    assert all(s in t5.tokenizer.get_vocab() for s in d["sentinels"])  # the model's own sentinel tokens
+    ids = t5.tokenizer.convert_tokens_to_ids(run.corrupted)
+    with torch.no_grad():
+        out = t5.model.generate(input_ids=torch.tensor([ids]), max_new_tokens=4 * len(ids) + 8, do_sample=False)[0]
+    written = t5.tokenizer.decode(out, skip_special_tokens=False).replace(" ", "")
+    for f in d["filled"]:
+        assert f["filled"].replace(" ", "") in written
