@@ -43,9 +43,10 @@ def _link(lesson: str, index: int = 0):
 # restores the inputs and runs the view. That every lesson's link names the target tab's own share parameters with
 # values its decoder accepts, offline and with every model available, is tests/integration/test_lessons_links.py; the
 # course order and link choice are tests/unit/lessons/test_lessons.py.
-# The forward-pass tab draws no Plotly figure (its page script draws HTML): its lesson's link is checked on a phone in
-# Chinese by tests/e2e/test_forward.py::test_the_block_lessons_link_on_a_phone_in_chinese.
-OWN_PHONE_TEST = {"forward"}
+# The forward-pass and text-to-text tabs draw no Plotly figure (their page scripts draw HTML): their lessons' links
+# are checked on a phone in Chinese by tests/e2e/test_forward.py::test_the_block_lessons_link_on_a_phone_in_chinese
+# and tests/e2e/test_t5.py::test_the_encoder_decoder_lesson_on_a_phone_in_chinese.
+OWN_PHONE_TEST = {"forward", "t5"}
 _RUNNABLE = [
     (lesson.key, links[0])
     for lesson in LESSONS
